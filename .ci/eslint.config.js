@@ -1,0 +1,35 @@
+// Lint rules for the whole repo. Kept under .ci/ because the repo's top level is fixed.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Only these files may touch Electron: everything else must load under plain Node (CLI, tests, serve).
+const electronEdges = ['electron/main.ts', 'electron/preload.ts', 'electron/window.ts', 'electron/tray.ts', 'electron/security.ts'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'coverage/**', 'renderer/dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'test/**/*.ts'],
+    ignores: electronEdges,
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'Only electron/{main,preload,window,tray,security}.ts may import electron; pass what you need in.' }],
+        patterns: [{ group: ['electron/*'], message: 'Only the Electron edge files may import electron.' }],
+      }],
+    },
+  },
+  {
+    // The CLI and the tests print to stdout on purpose.
+    files: ['electron/cli.ts', 'electron/cli/**/*.ts', 'test/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// The `sandbar` command. Exit statuses are a stable contract (SPEC 1): run → 0 success, 1 error,
+// 124 timeout, 137 memory; doctor → 0 only when code can run safely.
+import { Command, CommanderError } from 'commander';
+import { AppError, errorMessage } from '../shared/errors.js';
+import { createCore } from './app.js';
+import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerRunCommand } from './cli/run-command.js';
+import { packageInfo } from './package-info.js';
+
+
+/** Set by a command's action; commander's own errors use exit code 2 (usage). */
+export interface CliContext {
+  createCore: typeof createCore;
+  setExitCode(code: number): void;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = new Command()
+    .name('sandbar')
+    .description('Run AI agents\' Python in hardened single-use containers, over MCP.')
+    .version(packageInfo().version, '-v, --version')
+    .showHelpAfterError()
+    .exitOverride();
+  const ctx: CliContext = { createCore, setExitCode: (code) => (exitCode = code) };
+  registerRunCommand(program, ctx);
+  registerDoctorCommand(program, ctx);
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    throw err;
+  }
+  return exitCode;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // People see a sentence, not a stack trace.
+    console.error(`sandbar: ${errorMessage(err)}`);
+    process.exitCode = err instanceof AppError && err.code === 'invalid_config' ? 2 : 1;
+  },
+);

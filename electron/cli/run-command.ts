@@ -1,0 +1,72 @@
+// `sandbar run [FILE|-] [--timeout S] [--json]`: one execution through the full engine.
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { ExitReason } from '../../shared/execution.js';
+import { AppError } from '../../shared/errors.js';
+import { compactStructured, payloadFromResult } from '../mcp/result-format.js';
+import type { CliContext } from '../cli.js';
+
+export const RUN_EXIT_CODES: Record<ExitReason, number> = {
+  success: 0,
+  error: 1,
+  timeout: 124,
+  memory: 137,
+  cancelled: 130,
+  output_limit: 1,
+  runtime_error: 1,
+};
+
+function readCode(file: string | undefined): string {
+  if (!file || file === '-') {
+    if (process.stdin.isTTY) throw new AppError('invalid_request', 'No code given: pass a file, or pipe code to `sandbar run -`.');
+    return readFileSync(0, 'utf8');
+  }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new AppError('invalid_request', `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+export function registerRunCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('run')
+    .description('run Python code once in a fresh sandbox (FILE, or - / nothing for stdin)')
+    .argument('[file]', 'a Python file, or - for stdin')
+    .option('-t, --timeout <seconds>', 'timeout in seconds (clamped to the maximum)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new AppError('invalid_request', `--timeout must be a whole number of seconds, got ${v}`);
+      return n;
+    })
+    .option('--json', 'print the structured result instead of the output')
+    .action(async (file: string | undefined, opts: { timeout?: number; json?: boolean }) => {
+      const code = readCode(file);
+      // One run: a warm pool would only start a container nobody uses.
+      const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const stop = () => core.engine.cancel(handle.id);
+      await core.engine.start();
+      const handle = core.engine.submit({
+        code,
+        ...(opts.timeout ? { timeoutSec: opts.timeout } : {}),
+        client: { name: 'cli', transport: 'cli' },
+      });
+      if (!opts.json) {
+        core.engine.subscribe((e) => {
+          if (e.type === 'output' && e.id === handle.id) (e.stream === 'stdout' ? process.stdout : process.stderr).write(e.data);
+        });
+      }
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const result = await handle.result;
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result)), null, 2)}\n`);
+      } else {
+        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\nsandbar: ${result.message ?? 'output truncated'}\n`);
+        else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(`sandbar: ${result.message ?? result.exitReason}\n`);
+      }
+      await core.dispose();
+      ctx.setExitCode(RUN_EXIT_CODES[result.exitReason]);
+    });
+}

@@ -1,0 +1,80 @@
+// Turns an execution result into the reference bridge's result shape [compat]: one text content plus a
+// structured payload, compact by default or TOON-style when asked. Sandbar adds exitReason/durationMs.
+import type { ExecutionResult } from '../../shared/execution.js';
+
+export type ResultStatus = 'success' | 'error' | 'timeout' | 'validation_error';
+
+export interface ResultPayload {
+  status: ResultStatus;
+  summary: string;
+  exitCode?: number;
+  servers?: string[];
+  stdout?: string[];
+  stderr?: string[];
+  error?: string;
+  timeoutSeconds?: number;
+  exitReason?: string;
+  durationMs?: number;
+}
+
+/** Lines of captured output. [fix] Blank lines are kept; only the final newline's empty tail goes. */
+export function outputLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+export function payloadFromResult(result: ExecutionResult, servers: readonly string[] = []): ResultPayload {
+  const stdout = outputLines(result.stdout);
+  const stderr = outputLines(result.stderr);
+  const base = {
+    ...(servers.length ? { servers: [...servers] } : {}),
+    ...(stdout.length ? { stdout } : {}),
+    ...(stderr.length ? { stderr } : {}),
+  };
+  const extra = { exitReason: result.exitReason, durationMs: result.durationMs };
+  if (result.exitReason === 'success') {
+    const summary = result.stdout === '' && result.stderr === '' ? 'Success (no output)' : 'Success';
+    return { status: 'success', summary, exitCode: 0, ...base, ...extra };
+  }
+  const error = result.message ?? result.exitReason;
+  if (result.exitReason === 'timeout') {
+    return {
+      status: 'timeout',
+      summary: `Timeout: execution exceeded ${result.timeoutSec}s`,
+      ...base,
+      error,
+      timeoutSeconds: result.timeoutSec,
+      ...extra,
+    };
+  }
+  return { status: 'error', summary: `Sandbox error: ${error}`, ...base, error, ...extra };
+}
+
+/** The compact text: stdout lines, `stderr:` and its lines, a status line and error line as needed. */
+export function compactText(p: ResultPayload): string {
+  const parts: string[] = [];
+  if (p.stdout?.length) parts.push(p.stdout.join('\n'));
+  if (p.stderr?.length) parts.push(`stderr:\n${p.stderr.join('\n')}`);
+  if (parts.length === 0) parts.push(p.summary);
+  if (p.error && p.status !== 'error') parts.push(`error: ${p.error}`);
+  if (p.status !== 'success') parts.unshift(`status: ${p.status}`);
+  return parts.join('\n').trim() || p.status;
+}
+
+/** The compact structured content: the reference's trimmed subset, plus Sandbar's two fields. */
+export function compactStructured(p: ResultPayload): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (p.status !== 'success') out.status = p.status;
+  if (p.exitCode) out.exitCode = p.exitCode;
+  if (p.stdout?.length) out.stdout = p.stdout;
+  if (p.stderr?.length) out.stderr = p.stderr;
+  if (p.servers?.length) out.servers = p.servers;
+  if (p.timeoutSeconds !== undefined) out.timeoutSeconds = p.timeoutSeconds;
+  if (p.error) out.error = p.error;
+  if (p.status !== 'success' || !p.stdout?.length) out.summary = p.summary;
+  if (p.exitReason) out.exitReason = p.exitReason;
+  if (p.durationMs !== undefined) out.durationMs = p.durationMs;
+  return out;
+}

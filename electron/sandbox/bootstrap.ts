@@ -1,0 +1,42 @@
+// The in-container agent is never mounted: the container runs `python3 -c BOOTSTRAP_SOURCE`, and the host
+// writes one JSON line (the boot payload) to its stdin. The bootstrap execs the agent source from it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * One line of Python, safe to pass as a single argv element. It reads exactly one line from stdin, so
+ * the host must not write anything else until the agent has answered with its `ready` frame.
+ */
+export const BOOTSTRAP_SOURCE =
+  "import sys,json;b=json.loads(sys.stdin.buffer.readline());" +
+  "exec(compile(b['agent'],'<sandbar-agent>','exec'),{'__name__':'__sandbar_agent__','BOOT':b})";
+
+export interface BootPayload {
+  agent: string;
+  /** The agent exits by itself if no `start` frame arrives in this time (a backstop for leaked pools). */
+  idleTimeoutSec: number;
+  /** Largest single frame the agent may send; bigger RPC requests fail inside the sandbox. */
+  maxFrameBytes: number;
+  /** Extra pure-Python modules the agent registers in sys.modules before user code runs. */
+  modules: Record<string, string>;
+}
+
+const agentDir = fileURLToPath(new URL('./agent/', import.meta.url));
+let agentSource: string | undefined;
+
+export function loadAgentSource(): string {
+  agentSource ??= readFileSync(`${agentDir}agent.py`, 'utf8');
+  return agentSource;
+}
+
+export function buildBootLine(options: Partial<Omit<BootPayload, 'agent'>> = {}): string {
+  const payload: BootPayload = {
+    agent: loadAgentSource(),
+    idleTimeoutSec: options.idleTimeoutSec ?? 600,
+    maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    modules: options.modules ?? {},
+  };
+  return `${JSON.stringify(payload)}\n`;
+}
+
+export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;

@@ -1,0 +1,106 @@
+// Starts sandbox containers: builds their flags, boots the agent, and explains failures in words.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { AppError } from '../../shared/errors.js';
+import type { Limits } from '../../shared/limits.js';
+import { buildBootLine, DEFAULT_MAX_FRAME_BYTES } from './bootstrap.js';
+import { buildContainerArgs } from './container-args.js';
+import type { ContainerRuntime } from './container-runtime.js';
+import { isCrunHybridFailure } from './runtime-info.js';
+import { SandboxContainer } from './sandbox-container.js';
+
+/** Everything that decides a container's flags; a change to any of it drains the warm pool. */
+export interface ContainerSpec {
+  image: string;
+  limits: Limits;
+  seccompProfile?: string;
+}
+
+export function specKey(spec: ContainerSpec): string {
+  const { limits } = spec;
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user]);
+}
+
+export interface Owner {
+  instanceId: string;
+  pid: number;
+  host: string;
+}
+
+export function newOwner(): Owner {
+  return { instanceId: randomBytes(6).toString('hex'), pid: process.pid, host: hostname() };
+}
+
+export interface StartOptions {
+  executionId?: string;
+  /** Pooled containers wait for work: the agent and the runtime both cap how long. */
+  idleTimeoutSec?: number;
+  maxLifetimeSec?: number;
+}
+
+const BOOT_TIMEOUT_MS = 60_000;
+
+export class ContainerFactory {
+  constructor(
+    private readonly runtime: ContainerRuntime,
+    readonly owner: Owner,
+    private readonly bootModules: () => Record<string, string> = () => ({}),
+  ) {}
+
+  async start(spec: ContainerSpec, options: StartOptions = {}): Promise<SandboxContainer> {
+    try {
+      return await this.startOnce(spec, options);
+    } catch (err) {
+      const info = this.runtime.current();
+      if (err instanceof AppError && isCrunHybridFailure(err.message) && info && !info.ociRuntimeOverride) {
+        this.runtime.forceOciRuntime('runc', `${info.ociRuntime || 'crun'} failed on this cgroup-hybrid host ("cgroups in hybrid mode not supported"); Sandbar uses runc instead.`);
+        return this.startOnce(spec, options);
+      }
+      throw err;
+    }
+  }
+
+  private async startOnce(spec: ContainerSpec, options: StartOptions): Promise<SandboxContainer> {
+    const info = await this.runtime.resolve();
+    const name = `sandbar-${randomBytes(6).toString('hex')}`;
+    const args = buildContainerArgs(spec.limits, {
+      runtime: info.name,
+      image: spec.image,
+      name,
+      owner: this.owner,
+      ...(options.executionId ? { executionId: options.executionId } : {}),
+      ...(options.maxLifetimeSec ? { maxLifetimeSec: options.maxLifetimeSec } : {}),
+      ulimits: info.ulimits,
+      ...(info.ociRuntimeOverride ? { ociRuntime: info.ociRuntimeOverride } : {}),
+      ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
+    });
+    const proc = await this.runtime.spawn(args);
+    const bootLine = buildBootLine({
+      idleTimeoutSec: options.idleTimeoutSec ?? 600,
+      maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+      modules: this.bootModules(),
+    });
+    const container = new SandboxContainer(name, proc, bootLine, DEFAULT_MAX_FRAME_BYTES);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the agent did not start within ${BOOT_TIMEOUT_MS / 1000}s`)), BOOT_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([container.ready, timeout]);
+      return container;
+    } catch (err) {
+      container.detachClient();
+      void this.runtime.killAndRemove([name]).catch(() => {});
+      throw explainStartFailure(spec.image, err instanceof Error ? err.message : String(err));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export function explainStartFailure(image: string, detail: string): AppError {
+  if (/image not known|no such image|unable to find image|pull access denied|not found.*image/i.test(detail)) {
+    return new AppError('image_missing', `The sandbox image ${image} is not present. Pull it with \`sandbar image pull\` or set SANDBAR_IMAGE. (${detail.trim()})`);
+  }
+  return new AppError('runtime_failed', `The container failed to start: ${detail.trim()}`);
+}

@@ -1,0 +1,134 @@
+// The container runtime as the engine sees it: found lazily, described once found, and driven through
+// its CLI. A runtime that is missing now is looked for again on the next call, so installing one later
+// needs no restart.
+import { AppError, errorMessage } from '../../shared/errors.js';
+import { runCommand, spawnAttached, type AttachedProcess } from './command.js';
+import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
+import { containerUlimits, readHostHardLimits } from './host-limits.js';
+import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
+import { locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
+
+export interface RuntimeInfo extends LocatedRuntime, RuntimeFacts {
+  /** Set when Sandbar had to force an OCI runtime (runc after crun's cgroup-hybrid failure). */
+  ociRuntimeOverride?: string;
+  ociRuntimeNote?: string;
+  ulimits: { nofile: number; nproc: number } | null;
+}
+
+export interface OwnedContainer {
+  name: string;
+  instanceId: string;
+  pid: number | null;
+  host: string;
+  state: string;
+}
+
+export class ContainerRuntime {
+  private info: RuntimeInfo | undefined;
+  private resolving: Promise<RuntimeInfo> | undefined;
+
+  constructor(private readonly options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform }) {}
+
+  /** Detects the runtime on first need; throws AppError('runtime_not_found') with install advice. */
+  async resolve(): Promise<RuntimeInfo> {
+    if (this.info) return this.info;
+    this.resolving ??= this.detect().finally(() => {
+      this.resolving = undefined;
+    });
+    return this.resolving;
+  }
+
+  /** What is known without probing (undefined before the first successful resolve). */
+  current(): RuntimeInfo | undefined {
+    return this.info;
+  }
+
+  /** Forget what was detected (after the user installs or switches runtimes). */
+  reset(): void {
+    this.info = undefined;
+  }
+
+  private async detect(): Promise<RuntimeInfo> {
+    const located = locateRuntime({ env: this.options.env, platform: this.options.platform });
+    if (!located) throw new AppError('runtime_not_found', NO_RUNTIME_MESSAGE);
+    const result = await runCommand(located.path, infoArgs(located.name), { timeoutMs: 30_000 });
+    if (result.exitCode !== 0) {
+      const why = result.spawnError ?? (result.stderr.trim() || `exit code ${result.exitCode}`);
+      throw new AppError('runtime_failed', `${located.name} is installed but not working: ${why}`);
+    }
+    let facts: RuntimeFacts;
+    try {
+      facts = parseInfo(located.name, result.stdout);
+    } catch (err) {
+      throw new AppError('runtime_failed', `Could not read \`${located.name} info\`: ${errorMessage(err)}`);
+    }
+    this.info = { ...located, ...facts, ulimits: containerUlimits(readHostHardLimits()) };
+    return this.info;
+  }
+
+  /** Switch to another OCI runtime for all later containers, and remember why for the health view. */
+  forceOciRuntime(name: string, note: string): void {
+    if (!this.info) return;
+    this.info = { ...this.info, ociRuntime: name, ociRuntimeOverride: name, ociRuntimeNote: note };
+  }
+
+  async spawn(args: readonly string[]): Promise<AttachedProcess> {
+    const info = await this.resolve();
+    return spawnAttached(info.path, args);
+  }
+
+  async imageExists(image: string): Promise<boolean> {
+    const info = await this.resolve();
+    const args = info.name === 'podman' ? ['image', 'exists', image] : ['image', 'inspect', '--format', '{{.Id}}', image];
+    const result = await runCommand(info.path, args, { timeoutMs: 30_000 });
+    return result.exitCode === 0;
+  }
+
+  /** SIGKILL by name, then make sure it is gone. Missing containers are not an error. */
+  async killAndRemove(names: readonly string[]): Promise<void> {
+    if (names.length === 0) return;
+    const info = await this.resolve();
+    await runCommand(info.path, ['rm', '--force', ...(info.name === 'podman' ? ['--time', '0', '--ignore'] : []), ...names], {
+      timeoutMs: 30_000,
+    });
+  }
+
+  async kill(name: string): Promise<void> {
+    const info = await this.resolve();
+    await runCommand(info.path, ['kill', '--signal', 'KILL', name], { timeoutMs: 15_000 });
+  }
+
+  /** Every container any Sandbar instance started, running or not. */
+  async listOwned(): Promise<OwnedContainer[]> {
+    const info = await this.resolve();
+    const result = await runCommand(
+      info.path,
+      ['ps', '--all', '--filter', `label=${LABEL_INSTANCE}`, '--format', '{{.Names}}\t{{.State}}\t{{.Labels}}'],
+      { timeoutMs: 30_000 },
+    );
+    if (result.exitCode !== 0) throw new AppError('runtime_failed', `Listing containers failed: ${result.stderr.trim()}`);
+    return result.stdout
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => parseOwnedLine(line));
+  }
+}
+
+/** `ps` prints labels as `map[k:v k2:v2]` (podman) or `k=v,k2=v2` (docker). */
+export function parseOwnedLine(line: string): OwnedContainer {
+  const [name = '', state = '', labelText = ''] = line.split('\t');
+  const labels = new Map<string, string>();
+  const body = labelText.replace(/^map\[/, '').replace(/\]$/, '');
+  for (const pair of body.split(/[ ,]/)) {
+    const m = /^([^=:]+)[=:](.*)$/.exec(pair);
+    if (m) labels.set(m[1]!, m[2]!);
+  }
+  const pid = Number(labels.get(LABEL_PID));
+  return {
+    name: name.trim(),
+    state: state.trim(),
+    instanceId: labels.get(LABEL_INSTANCE) ?? '',
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: labels.get(LABEL_HOST) ?? '',
+  };
+}

@@ -1,0 +1,292 @@
+// The sandbox engine: a FIFO queue with a concurrency cap in front of the warm pool, and the one typed
+// event stream that history, MCP progress and the panel all subscribe to.
+import { randomUUID } from 'node:crypto';
+import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
+import { AppError, errorMessage } from '../../shared/errors.js';
+import { clampTimeout, type Limits } from '../../shared/limits.js';
+import { ContainerFactory, newOwner, type ContainerSpec, type Owner } from './container-factory.js';
+import type { ContainerRuntime } from './container-runtime.js';
+import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
+import { reapOrphans } from './reaper.js';
+import type { SandboxContainer } from './sandbox-container.js';
+import { WarmPool, type PoolSnapshot } from './warm-pool.js';
+
+export interface EngineConfig {
+  limits: Limits;
+  image: string;
+  poolSize: number;
+  concurrency: number;
+  seccompProfile?: string;
+}
+
+export interface EngineOptions {
+  rpc?: RpcHandler;
+  owner?: Owner;
+  /** Extra Python modules delivered to every agent at boot (the MCP runtime, later). */
+  bootModules?: () => Record<string, string>;
+  /** How long an idle pooled container lives before it is replaced. */
+  poolMaxIdleMs?: number;
+}
+
+export interface ExecutionHandle {
+  id: string;
+  result: Promise<ExecutionResult>;
+}
+
+export interface EngineSnapshot {
+  running: (ExecutionSummary & { startedAt: number | null; containerName?: string })[];
+  queued: ExecutionSummary[];
+  pool: PoolSnapshot;
+}
+
+interface Job {
+  summary: ExecutionSummary;
+  request: ExecutionRequest;
+  limits: Limits;
+  abort: AbortController;
+  rpc: RpcHandler | undefined;
+  resolve: (result: ExecutionResult) => void;
+  result: Promise<ExecutionResult>;
+  startedAt: number | null;
+  containerName?: string;
+}
+
+export class Engine {
+  readonly owner: Owner;
+  private config: EngineConfig;
+  private readonly factory: ContainerFactory;
+  private readonly pool: WarmPool;
+  private readonly queue: Job[] = [];
+  private readonly running = new Map<string, Job>();
+  private readonly inUse = new Set<SandboxContainer>();
+  private readonly cleanups = new Set<Promise<void>>();
+  private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private stopped = false;
+
+  constructor(
+    private readonly runtime: ContainerRuntime,
+    config: EngineConfig,
+    private readonly options: EngineOptions = {},
+  ) {
+    this.config = config;
+    this.owner = options.owner ?? newOwner();
+    this.factory = new ContainerFactory(runtime, this.owner, options.bootModules);
+    this.pool = new WarmPool(this.factory, (containers) => this.destroy(containers), {
+      size: config.poolSize,
+      maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
+      maxRunSec: config.limits.maxTimeoutSec,
+    });
+  }
+
+  /** Removes dead instances' containers, then warms the pool. A missing runtime is not fatal here. */
+  async start(): Promise<void> {
+    try {
+      await reapOrphans(this.runtime, this.owner);
+    } catch {
+      // No runtime yet: runs will say so, and health explains it.
+    }
+    this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+  }
+
+  get currentConfig(): EngineConfig {
+    return this.config;
+  }
+
+  /** Limits, image or pool changes apply to the next run; the pool drains and refills if needed. */
+  updateConfig(patch: Partial<EngineConfig>): void {
+    this.config = { ...this.config, ...patch };
+    this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    this.pump();
+  }
+
+  subscribe(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  snapshot(): EngineSnapshot {
+    return {
+      running: [...this.running.values()].map((j) => ({
+        ...j.summary,
+        startedAt: j.startedAt,
+        ...(j.containerName ? { containerName: j.containerName } : {}),
+      })),
+      queued: this.queue.map((j) => j.summary),
+      pool: this.pool.snapshot(),
+    };
+  }
+
+  submit(request: ExecutionRequest, options: { signal?: AbortSignal; rpc?: RpcHandler } = {}): ExecutionHandle {
+    const id = randomUUID();
+    const limits = this.config.limits;
+    const summary: ExecutionSummary = {
+      id,
+      code: request.code,
+      servers: request.servers ?? [],
+      ...(request.client ? { client: request.client } : {}),
+      timeoutSec: clampTimeout(limits, request.timeoutSec),
+      queuedAt: Date.now(),
+    };
+    let resolve!: (r: ExecutionResult) => void;
+    const result = new Promise<ExecutionResult>((r) => (resolve = r));
+    const job: Job = { summary, request, limits, abort: new AbortController(), rpc: options.rpc ?? this.options.rpc, resolve, result, startedAt: null };
+    if (options.signal) {
+      if (options.signal.aborted) job.abort.abort();
+      else options.signal.addEventListener('abort', () => this.cancel(id), { once: true });
+    }
+    this.queue.push(job);
+    this.emit({ type: 'queued', execution: summary, position: this.queue.length - 1 + this.running.size });
+    if (this.stopped) this.finish(job, this.notRun(job, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
+    else this.pump();
+    return { id, result };
+  }
+
+  /** Cancels a queued or running execution. Returns false if it is unknown or already finished. */
+  cancel(id: string): boolean {
+    const queued = this.queue.find((j) => j.summary.id === id);
+    if (queued) {
+      this.finish(queued, this.notRun(queued, 'cancelled', 'Execution cancelled before it started'));
+      return true;
+    }
+    const job = this.running.get(id);
+    if (!job) return false;
+    job.abort.abort();
+    return true;
+  }
+
+  /** Stops accepting work, cancels what is queued, gives running work `graceMs`, then kills everything. */
+  async dispose(graceMs = 5000): Promise<void> {
+    this.stopped = true;
+    for (const job of [...this.queue]) this.finish(job, this.notRun(job, 'cancelled', 'Sandbar shut down before the run started'));
+    const running = [...this.running.values()];
+    const settled = Promise.all(running.map((j) => j.result.then(() => undefined)));
+    const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([settled, grace]);
+    for (const job of this.running.values()) job.abort.abort();
+    await Promise.race([settled, new Promise<void>((r) => setTimeout(r, 3000).unref())]);
+    await Promise.allSettled([this.pool.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
+  }
+
+  private spec(): ContainerSpec {
+    return {
+      image: this.config.image,
+      limits: this.config.limits,
+      ...(this.config.seccompProfile ? { seccompProfile: this.config.seccompProfile } : {}),
+    };
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken subscriber must not break the run or the other subscribers.
+      }
+    }
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.running.size < this.config.concurrency && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running.set(job.summary.id, job);
+      void this.execute(job);
+    }
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const { id } = job.summary;
+    if (job.abort.signal.aborted) {
+      this.finish(job, this.notRun(job, 'cancelled', 'Execution cancelled before it started'));
+      return;
+    }
+    let container: SandboxContainer;
+    let warm: boolean;
+    try {
+      ({ container, warm } = await this.pool.acquire(id));
+    } catch (err) {
+      this.finish(job, this.notRun(job, 'runtime_error', errorMessage(err)));
+      return;
+    }
+    this.inUse.add(container);
+    job.startedAt = Date.now();
+    job.containerName = container.name;
+    this.emit({ type: 'started', id, at: job.startedAt, containerName: container.name, warm });
+    let outcome: RunOutcome;
+    try {
+      outcome = await runInContainer(container, {
+        executionId: id,
+        code: job.request.code,
+        context: job.request.context ?? {},
+        timeoutSec: job.summary.timeoutSec,
+        outputCapBytes: job.limits.outputCapBytes,
+        memory: job.limits.memory,
+        signal: job.abort.signal,
+        ...(job.rpc ? { rpc: job.rpc } : {}),
+        onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
+        kill: (c) => this.destroy([c]),
+      });
+    } finally {
+      this.retire(container);
+    }
+    this.finish(job, {
+      id,
+      ...outcome,
+      timeoutSec: job.summary.timeoutSec,
+      limits: job.limits,
+      queuedAt: job.summary.queuedAt,
+      durationMs: outcome.finishedAt - outcome.startedAt,
+      containerName: container.name,
+    });
+  }
+
+  private notRun(job: Job, exitReason: 'cancelled' | 'runtime_error', message: string): ExecutionResult {
+    return {
+      id: job.summary.id,
+      exitReason,
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      message,
+      timeoutSec: job.summary.timeoutSec,
+      limits: job.limits,
+      queuedAt: job.summary.queuedAt,
+      startedAt: null,
+      finishedAt: Date.now(),
+      durationMs: 0,
+    };
+  }
+
+  private finish(job: Job, result: ExecutionResult): void {
+    const q = this.queue.indexOf(job);
+    if (q !== -1) this.queue.splice(q, 1);
+    this.running.delete(job.summary.id);
+    job.resolve(result);
+    this.emit({ type: 'finished', result });
+    this.pump();
+  }
+
+  /** A used container exits by itself after its exit frame; make sure, off the result's path. */
+  private retire(container: SandboxContainer): void {
+    const cleanup = (async () => {
+      const exited = await Promise.race([container.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 5000).unref())]);
+      if (!exited) await this.destroy([container]);
+      this.inUse.delete(container);
+    })();
+    this.cleanups.add(cleanup);
+    void cleanup.finally(() => this.cleanups.delete(cleanup));
+  }
+
+  private async destroy(containers: SandboxContainer[]): Promise<void> {
+    const alive = containers.filter((c) => c.isAlive);
+    if (alive.length === 0) return;
+    try {
+      await this.runtime.killAndRemove(alive.map((c) => c.name));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    } finally {
+      for (const c of alive) c.detachClient();
+    }
+  }
+}

@@ -1,0 +1,146 @@
+// Drives one execution inside one claimed container: hands over the code, relays frames and RPCs,
+// enforces the timeout and the output cap, and reports how it ended.
+import type { ExitReason, Stream } from '../../shared/execution.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { ProcessExit } from './command.js';
+import { classifyExit, type HostStop } from './exit-classifier.js';
+import type { AgentFrame } from './frame-parser.js';
+import { OutputCapture } from './output-capture.js';
+import type { SandboxContainer } from './sandbox-container.js';
+
+/** Answers the sandbox's host calls. Throwing sends `success: false` with the message. */
+export type RpcHandler = (payload: Record<string, unknown>, ctx: { executionId: string; signal: AbortSignal }) => Promise<unknown>;
+
+export interface RunSpec {
+  executionId: string;
+  code: string;
+  context: Record<string, unknown>;
+  timeoutSec: number;
+  outputCapBytes: number;
+  memory: string;
+  signal?: AbortSignal;
+  rpc?: RpcHandler;
+  onOutput?: (stream: Stream, data: string) => void;
+  /** Kills the container by name; the runtime client alone cannot stop it. */
+  kill: (container: SandboxContainer) => Promise<void>;
+}
+
+export interface RunOutcome {
+  exitReason: ExitReason;
+  exitCode: number | null;
+  message?: string;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  startedAt: number;
+  finishedAt: number;
+}
+
+/** After a kill, how long to wait for the runtime to confirm the container is gone. */
+const KILL_CONFIRM_MS = 1500;
+
+export function runInContainer(container: SandboxContainer, spec: RunSpec): Promise<RunOutcome> {
+  const out = { stdout: new OutputCapture('stdout', spec.outputCapBytes), stderr: new OutputCapture('stderr', spec.outputCapBytes) };
+  const rpcAbort = new AbortController();
+  let hostStop: HostStop | undefined;
+  let exitFrameCode: number | undefined;
+  let settled = false;
+  let startedAt = 0;
+
+  return new Promise<RunOutcome>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+
+    const finish = (processExit?: ProcessExit) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      rpcAbort.abort();
+      const end = classifyExit({
+        ...(hostStop ? { hostStop } : {}),
+        ...(exitFrameCode !== undefined ? { exitFrameCode } : {}),
+        ...(processExit ? { processExit } : {}),
+        timeoutSec: spec.timeoutSec,
+        memory: spec.memory,
+        outputCapBytes: spec.outputCapBytes,
+      });
+      resolve({
+        ...end,
+        stdout: out.stdout.text(),
+        stderr: out.stderr.text(),
+        stdoutTruncated: out.stdout.truncated,
+        stderrTruncated: out.stderr.truncated,
+        startedAt,
+        finishedAt: Date.now(),
+      });
+    };
+
+    const stop = (why: HostStop) => {
+      if (settled || hostStop) return;
+      hostStop = why;
+      clearTimeout(timer);
+      const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
+      void spec.kill(container).catch(() => {});
+      void confirmed.then((exit) => finish(exit));
+    };
+
+    const onAbort = () => stop({ reason: 'cancelled' });
+
+    const emit = (stream: Stream, data: string) => {
+      if (hostStop) return;
+      const kept = out[stream].append(data);
+      if (kept) spec.onOutput?.(stream, kept);
+      if (out[stream].truncated) stop({ reason: 'output_limit', stream });
+    };
+
+    const answer = async (id: number, payload: Record<string, unknown>) => {
+      if (!spec.rpc) {
+        container.send({ type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' });
+        return;
+      }
+      try {
+        const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal });
+        if (!settled) container.send({ type: 'rpc_response', id, success: true, payload: result ?? null });
+      } catch (err) {
+        if (!settled) container.send({ type: 'rpc_response', id, success: false, error: errorMessage(err) });
+      }
+    };
+
+    const onFrame = (frame: AgentFrame) => {
+      switch (frame.type) {
+        case 'output':
+          emit(frame.stream, frame.data);
+          break;
+        case 'invalid':
+          emit('stderr', frame.text);
+          break;
+        case 'rpc_request':
+          // Served concurrently: a slow host call never blocks output or other calls.
+          void answer(frame.id, frame.payload);
+          break;
+        case 'exit':
+          exitFrameCode = frame.code;
+          finish();
+          break;
+        case 'ready':
+          break;
+      }
+    };
+
+    container.claim({ onFrame, onStderr: (text) => emit('stderr', text) });
+    void container.exited.then((exit) => {
+      if (!hostStop) finish(exit);
+    });
+
+    if (spec.signal?.aborted) {
+      stop({ reason: 'cancelled' });
+      return;
+    }
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    startedAt = Date.now();
+    container.send({ type: 'start', code: spec.code, context: spec.context });
+    // The timeout counts from hand-over: pulls and container start-up are not the code's time.
+    timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
+  });
+}

@@ -1,0 +1,81 @@
+// Splits the agent's stdout into frames. Anything that is not a well-formed frame is returned as text,
+// so a hostile or broken sandbox can only produce output, never crash or confuse the host.
+import { StringDecoder } from 'node:string_decoder';
+import type { Stream } from '../../shared/execution.js';
+
+export type AgentFrame =
+  | { type: 'ready'; python: string }
+  | { type: 'output'; stream: Stream; data: string }
+  | { type: 'rpc_request'; id: number; payload: Record<string, unknown> }
+  | { type: 'exit'; code: number }
+  /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
+  | { type: 'invalid'; text: string };
+
+type Json = Record<string, unknown>;
+
+export function interpretFrame(line: string): AgentFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { type: 'invalid', text: `${line}\n` };
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { type: 'invalid', text: `${line}\n` };
+  const frame = value as Json;
+  switch (frame.type) {
+    case 'stdout':
+    case 'stderr':
+      if (typeof frame.data === 'string') return { type: 'output', stream: frame.type, data: frame.data };
+      break;
+    case 'rpc_request':
+      if (Number.isSafeInteger(frame.id) && frame.payload && typeof frame.payload === 'object' && !Array.isArray(frame.payload)) {
+        return { type: 'rpc_request', id: frame.id as number, payload: frame.payload as Json };
+      }
+      break;
+    case 'exit':
+      if (Number.isSafeInteger(frame.code)) return { type: 'exit', code: frame.code as number };
+      break;
+    case 'ready':
+      return { type: 'ready', python: typeof frame.python === 'string' ? frame.python : '' };
+  }
+  return { type: 'invalid', text: `${line}\n` };
+}
+
+/**
+ * Incremental line splitter with a bound: a line longer than `maxLineBytes` is cut and passed on as
+ * invalid text in pieces, so memory stays bounded whatever arrives.
+ */
+export class FrameParser {
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+
+  constructor(private readonly maxLineBytes: number) {}
+
+  push(chunk: Buffer | string): AgentFrame[] {
+    // What was pending has no newline yet: search only the new text, so a long line stays linear.
+    const searchFrom = this.pending.length;
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const frames: AgentFrame[] = [];
+    let start = 0;
+    for (let nl = this.pending.indexOf('\n', searchFrom); nl !== -1; nl = this.pending.indexOf('\n', start)) {
+      const line = this.pending.slice(start, nl).replace(/\r$/, '');
+      if (line.length > 0) frames.push(interpretFrame(line));
+      start = nl + 1;
+    }
+    this.pending = this.pending.slice(start);
+    // Characters, not bytes, but a UTF-8 character is at most 4 bytes and at least one: close enough
+    // for a memory bound, and exact for the ASCII-escaped frames the agent usually writes.
+    if (this.pending.length > this.maxLineBytes) {
+      frames.push({ type: 'invalid', text: this.pending });
+      this.pending = '';
+    }
+    return frames;
+  }
+
+  /** Whatever is left when the stream ends: a final line without its newline. */
+  end(): AgentFrame[] {
+    const rest = this.pending + this.decoder.end();
+    this.pending = '';
+    return rest.trim().length > 0 ? [interpretFrame(rest)] : [];
+  }
+}

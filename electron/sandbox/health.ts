@@ -1,0 +1,129 @@
+// Health: is there a runtime, what is it, is the image there, and does every limit actually hold.
+import { ENFORCED_KEYS, type EnforcedKey, type HealthCheck, type HealthReport, type RuntimeReport } from '../../shared/health.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { ContainerSpec, Owner } from './container-factory.js';
+import type { ContainerRuntime, RuntimeInfo } from './container-runtime.js';
+import { runEnforcementProbe, type ProbeResult } from './probe.js';
+
+const LABELS: Record<EnforcedKey, string> = {
+  memory: 'Memory limit enforced',
+  pids: 'Process limit enforced',
+  network: 'No network',
+  readOnlyRoot: 'Read-only root filesystem',
+  capabilities: 'No capabilities, no privilege escalation',
+};
+
+/** Pure: the fix hint for a limit that did not hold on this runtime. */
+export function enforcementHint(key: EnforcedKey, runtime: RuntimeReport | null): string {
+  const rootlessV1 = runtime?.rootless && runtime.cgroupVersion === 1;
+  if ((key === 'memory' || key === 'pids') && rootlessV1) {
+    return `Rootless ${runtime.name} on cgroup v1 accepts --memory and --pids-limit but ignores them. Boot the host with cgroup v2 (kernel parameter systemd.unified_cgroup_hierarchy=1) or run ${runtime.name} as root.`;
+  }
+  switch (key) {
+    case 'memory':
+      return 'The memory cgroup controller is not enforcing limits. On cgroup v2 rootless setups, delegate the memory controller to your user (systemd: Delegate=memory pids cpu).';
+    case 'pids':
+      return 'The pids cgroup controller is not enforcing limits. On cgroup v2 rootless setups, delegate the pids controller to your user (systemd: Delegate=memory pids cpu).';
+    case 'network':
+      return 'The runtime did not honour --network none. Check its network configuration and update it.';
+    case 'readOnlyRoot':
+      return 'The runtime did not honour --read-only. Update the container runtime.';
+    case 'capabilities':
+      return 'The runtime did not honour --cap-drop ALL / no-new-privileges. Update the container runtime.';
+  }
+}
+
+export function toRuntimeReport(info: RuntimeInfo): RuntimeReport {
+  return {
+    name: info.name,
+    path: info.path,
+    version: info.version,
+    rootless: info.rootless,
+    cgroupVersion: info.cgroupVersion,
+    ociRuntime: info.ociRuntime,
+    storageDriver: info.storageDriver,
+    ...(info.ociRuntimeNote ? { ociRuntimeNote: info.ociRuntimeNote } : {}),
+  };
+}
+
+/** Pure: assembles the report from what was found. */
+export function buildHealthReport(input: {
+  runtime: RuntimeReport | null;
+  runtimeError?: string;
+  image: { name: string; present: boolean };
+  probe: ProbeResult | null;
+}): HealthReport {
+  const { runtime, image, probe } = input;
+  const checks: HealthCheck[] = [];
+  if (runtime) {
+    const mode = runtime.rootless ? 'rootless' : 'rootful';
+    checks.push({
+      id: 'runtime',
+      label: 'Container runtime',
+      status: 'ok',
+      detail: `${runtime.name} ${runtime.version} at ${runtime.path} (${mode}, cgroup v${runtime.cgroupVersion ?? '?'}, ${runtime.ociRuntime || 'default OCI runtime'}, ${runtime.storageDriver || 'default'} storage)`,
+    });
+    if (runtime.ociRuntimeNote) {
+      checks.push({ id: 'ociRuntime', label: 'OCI runtime', status: 'warn', detail: runtime.ociRuntimeNote, hint: 'Nothing to do: runc enforces the same limits. Moving the host to pure cgroup v2 lets crun run again.' });
+    }
+  } else {
+    checks.push({
+      id: 'runtime',
+      label: 'Container runtime',
+      status: 'fail',
+      detail: input.runtimeError ?? 'No container runtime found.',
+      hint: 'Install Podman (recommended, rootless) or Docker, or set SANDBAR_RUNTIME to its path.',
+    });
+  }
+  if (runtime) {
+    checks.push(
+      image.present
+        ? { id: 'image', label: 'Sandbox image', status: 'ok', detail: `${image.name} is present` }
+        : { id: 'image', label: 'Sandbox image', status: 'fail', detail: `${image.name} is not present`, hint: `Pull it with \`sandbar image pull\`, or set SANDBAR_IMAGE to an image with python3 (3.8+).` },
+    );
+  }
+
+  const enforced = Object.fromEntries(ENFORCED_KEYS.map((k) => [k, false])) as Record<EnforcedKey, boolean>;
+  if (probe?.ok) {
+    for (const key of ENFORCED_KEYS) {
+      const finding = probe.findings[key];
+      enforced[key] = finding.enforced;
+      checks.push({
+        id: `enforced.${key}`,
+        label: LABELS[key],
+        status: finding.enforced ? 'ok' : 'fail',
+        detail: finding.detail,
+        ...(finding.enforced ? {} : { hint: enforcementHint(key, runtime) }),
+      });
+    }
+  } else if (runtime && image.present) {
+    checks.push({
+      id: 'probe',
+      label: 'Enforcement probe',
+      status: 'fail',
+      detail: probe ? probe.error : 'The probe has not run.',
+      hint: 'Run `sandbar doctor` again; if it keeps failing, the detail above names the runtime error.',
+    });
+  }
+  const ok = runtime !== null && image.present && ENFORCED_KEYS.every((k) => enforced[k]);
+  return { ok, checkedAt: Date.now(), runtime, image, enforced, checks };
+}
+
+export async function collectHealth(
+  runtime: ContainerRuntime,
+  owner: Owner,
+  spec: ContainerSpec,
+  options: { probe: boolean },
+): Promise<HealthReport> {
+  let info: RuntimeInfo;
+  try {
+    info = await runtime.resolve();
+  } catch (err) {
+    return buildHealthReport({ runtime: null, runtimeError: errorMessage(err), image: { name: spec.image, present: false }, probe: null });
+  }
+  const present = await runtime.imageExists(spec.image).catch(() => false);
+  const probe = options.probe && present ? await runEnforcementProbe(runtime, owner, spec) : null;
+  // The probe may have switched OCI runtime (crun fallback): report what is in force now.
+  const report = toRuntimeReport(runtime.current() ?? info);
+  return buildHealthReport({ runtime: report, image: { name: spec.image, present }, probe });
+}

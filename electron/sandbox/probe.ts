@@ -1,0 +1,68 @@
+// Starts one probe container with the real flags (and deliberately small limits) and runs probe.py in
+// it, to prove that each limit is enforced rather than merely accepted.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ENFORCED_KEYS, type EnforcedKey } from '../../shared/health.js';
+import { errorMessage } from '../../shared/errors.js';
+import { ContainerFactory, type ContainerSpec, type Owner } from './container-factory.js';
+import type { ContainerRuntime } from './container-runtime.js';
+import { runInContainer } from './execution.js';
+
+export interface ProbeFinding {
+  enforced: boolean;
+  detail: string;
+}
+
+export type ProbeResult = { ok: true; findings: Record<EnforcedKey, ProbeFinding> } | { ok: false; error: string };
+
+export const PROBE_MEMORY_MB = 96;
+export const PROBE_PIDS = 32;
+
+const probeSource = () => readFileSync(fileURLToPath(new URL('./agent/probe.py', import.meta.url)), 'utf8');
+
+/** Pure: reads the probe's one result line out of its stdout. */
+export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFinding> | null {
+  const line = stdout.split('\n').find((l) => l.startsWith('SANDBAR_PROBE '));
+  if (!line) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line.slice('SANDBAR_PROBE '.length));
+  } catch {
+    return null;
+  }
+  const findings = {} as Record<EnforcedKey, ProbeFinding>;
+  for (const key of ENFORCED_KEYS) {
+    const entry = (parsed as Record<string, { enforced?: unknown; detail?: unknown }>)[key];
+    findings[key] = {
+      enforced: entry?.enforced === true,
+      detail: typeof entry?.detail === 'string' ? entry.detail : 'not reported by the probe',
+    };
+  }
+  return findings;
+}
+
+export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owner, spec: ContainerSpec): Promise<ProbeResult> {
+  const probeSpec: ContainerSpec = { ...spec, limits: { ...spec.limits, memory: `${PROBE_MEMORY_MB}m`, pids: PROBE_PIDS } };
+  const factory = new ContainerFactory(runtime, owner);
+  let container;
+  try {
+    container = await factory.start(probeSpec, { idleTimeoutSec: 120, maxLifetimeSec: 180 });
+  } catch (err) {
+    return { ok: false, error: `The probe container did not start: ${errorMessage(err)}` };
+  }
+  const outcome = await runInContainer(container, {
+    executionId: `probe-${container.name}`,
+    code: `PROBE_MEMORY_MB = ${PROBE_MEMORY_MB}\nPROBE_PIDS = ${PROBE_PIDS}\n${probeSource()}`,
+    context: {},
+    timeoutSec: 90,
+    outputCapBytes: 64 * 1024,
+    memory: probeSpec.limits.memory,
+    kill: (c) => runtime.killAndRemove([c.name]),
+  });
+  const findings = parseProbeOutput(outcome.stdout);
+  if (!findings) {
+    const why = outcome.message ?? outcome.exitReason;
+    return { ok: false, error: `The probe did not report (${why}): ${outcome.stderr.slice(-500).trim()}` };
+  }
+  return { ok: true, findings };
+}

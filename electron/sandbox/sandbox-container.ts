@@ -1,0 +1,86 @@
+// One started container with the agent booted inside, waiting for its single `start` frame.
+import type { AttachedProcess, ProcessExit } from './command.js';
+import { FrameParser, type AgentFrame } from './frame-parser.js';
+
+export interface ContainerListener {
+  onFrame(frame: AgentFrame): void;
+  /** The runtime's own stderr (podman messages, an interpreter crash before the agent took over). */
+  onStderr(text: string): void;
+}
+
+const STDERR_TAIL_CHARS = 4096;
+
+export class SandboxContainer {
+  readonly exited: Promise<ProcessExit>;
+  /** Resolves with the Python version once the agent says `ready`; rejects if the container dies first. */
+  readonly ready: Promise<string>;
+  private listener: ContainerListener | undefined;
+  private stderrTail = '';
+  private exitInfo: ProcessExit | undefined;
+  private used = false;
+
+  constructor(
+    readonly name: string,
+    private readonly proc: AttachedProcess,
+    bootLine: string,
+    maxFrameBytes: number,
+    readonly createdAt = Date.now(),
+  ) {
+    const parser = new FrameParser(maxFrameBytes * 2);
+    let markReady: (python: string) => void = () => {};
+    let failBoot: (err: Error) => void = () => {};
+    this.ready = new Promise<string>((resolve, reject) => {
+      markReady = resolve;
+      failBoot = reject;
+    });
+    // Callers may never await `ready` (a pool entry drained before use): never an unhandled rejection.
+    this.ready.catch(() => {});
+
+    const deliver = (frames: AgentFrame[]) => {
+      for (const frame of frames) {
+        if (frame.type === 'ready' && !this.listener) markReady(frame.python);
+        else this.listener?.onFrame(frame);
+      }
+    };
+    proc.stdout.on('data', (chunk: Buffer) => deliver(parser.push(chunk)));
+    proc.stdout.on('end', () => deliver(parser.end()));
+    proc.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      if (this.listener) this.listener.onStderr(text);
+      else this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+    });
+    this.exited = proc.exited.then((exit) => {
+      this.exitInfo = exit;
+      const why = exit.spawnError ?? (this.stderrTail.trim() || `the container exited with code ${exit.exitCode}`);
+      failBoot(new Error(why));
+      return exit;
+    });
+    proc.stdin.write(bootLine);
+  }
+
+  get isAlive(): boolean {
+    return this.exitInfo === undefined;
+  }
+
+  /** What the runtime printed before the agent took over; explains boot failures. */
+  get bootLog(): string {
+    return this.stderrTail;
+  }
+
+  /** Hand the container to one execution. A container is used once, ever. */
+  claim(listener: ContainerListener): void {
+    if (this.used) throw new Error(`container ${this.name} was already used`);
+    this.used = true;
+    this.listener = listener;
+  }
+
+  send(frame: Record<string, unknown>): void {
+    if (!this.isAlive || this.proc.stdin.destroyed) return;
+    this.proc.stdin.write(`${JSON.stringify(frame)}\n`);
+  }
+
+  /** Kills the runtime client; the container itself must be killed by name (see ContainerRuntime). */
+  detachClient(): void {
+    this.proc.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,178 @@
+// Containers started ahead of need, each with the agent booted and waiting. A pooled container serves
+// exactly one execution and is then destroyed; it never carries anything from one run to the next.
+import { errorMessage } from '../../shared/errors.js';
+import { specKey, type ContainerFactory, type ContainerSpec } from './container-factory.js';
+import type { SandboxContainer } from './sandbox-container.js';
+
+interface Slot {
+  key: string;
+  booting: Promise<SandboxContainer>;
+  container?: SandboxContainer;
+  idleTimer?: NodeJS.Timeout;
+}
+
+export interface PoolOptions {
+  size: number;
+  /** A container idle this long is replaced, well before the runtime-side lifetime cap kills it. */
+  maxIdleMs: number;
+  /** The longest a run may last; pooled containers must outlive idle time plus one run. */
+  maxRunSec: number;
+}
+
+export interface PoolSnapshot {
+  size: number;
+  ready: number;
+  starting: number;
+  lastError: string | null;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+export class WarmPool {
+  private slots: Slot[] = [];
+  private spec: ContainerSpec | undefined;
+  private backoffMs = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private lastError: string | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly factory: ContainerFactory,
+    private readonly kill: (containers: SandboxContainer[]) => Promise<void>,
+    private options: PoolOptions,
+  ) {}
+
+  /** Sets what containers look like and how many to keep. A different spec drains the pool first. */
+  configure(spec: ContainerSpec, options: Partial<PoolOptions> = {}): void {
+    this.options = { ...this.options, ...options };
+    const changed = !this.spec || specKey(this.spec) !== specKey(spec);
+    this.spec = spec;
+    if (changed) this.drainIdle();
+    this.trim();
+    this.refill();
+  }
+
+  snapshot(): PoolSnapshot {
+    const ready = this.slots.filter((s) => s.container).length;
+    return { size: this.options.size, ready, starting: this.slots.length - ready, lastError: this.lastError };
+  }
+
+  /**
+   * A container for one execution: a ready pooled one, else the oldest still booting, else a cold start.
+   * `warm` says whether it came from the pool.
+   */
+  async acquire(executionId: string): Promise<{ container: SandboxContainer; warm: boolean }> {
+    const spec = this.requireSpec();
+    const key = specKey(spec);
+    const index = this.pickSlot(key);
+    if (index !== -1) {
+      const [slot] = this.slots.splice(index, 1);
+      clearTimeout(slot!.idleTimer);
+      this.refill();
+      try {
+        const container = await slot!.booting;
+        if (container.isAlive) return { container, warm: true };
+      } catch {
+        // The pooled start failed; a cold start below reports the real reason to this run.
+      }
+    }
+    this.refill();
+    const container = await this.factory.start(spec, { executionId });
+    return { container, warm: false };
+  }
+
+  /** Kill every idle container (limits or image changed, or shutting down). */
+  drainIdle(): void {
+    const old = this.slots;
+    this.slots = [];
+    for (const slot of old) this.discard(slot);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.retryTimer);
+    const old = this.slots;
+    this.slots = [];
+    const started = await Promise.allSettled(old.map((s) => { clearTimeout(s.idleTimer); return s.booting; }));
+    const alive = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    await this.kill(alive);
+  }
+
+  private requireSpec(): ContainerSpec {
+    if (!this.spec) throw new Error('the pool has not been configured');
+    return this.spec;
+  }
+
+  private pickSlot(key: string): number {
+    const ready = this.slots.findIndex((s) => s.key === key && s.container?.isAlive);
+    if (ready !== -1) return ready;
+    return this.slots.findIndex((s) => s.key === key && !s.container);
+  }
+
+  private trim(): void {
+    while (this.slots.length > this.options.size) this.discard(this.slots.pop()!);
+  }
+
+  private discard(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    void slot.booting.then((c) => this.kill([c])).catch(() => {});
+  }
+
+  private refill(): void {
+    if (this.disposed || !this.spec || this.retryTimer) return;
+    while (this.slots.length < this.options.size) this.startSlot(this.spec);
+  }
+
+  private startSlot(spec: ContainerSpec): void {
+    const idleSec = Math.ceil(this.options.maxIdleMs / 1000);
+    const slot: Slot = {
+      key: specKey(spec),
+      booting: this.factory.start(spec, {
+        idleTimeoutSec: idleSec + 30,
+        maxLifetimeSec: idleSec + this.options.maxRunSec + 60,
+      }),
+    };
+    this.slots.push(slot);
+    slot.booting.then(
+      (container) => {
+        this.backoffMs = 0;
+        this.lastError = null;
+        if (!this.slots.includes(slot)) return;
+        slot.container = container;
+        slot.idleTimer = setTimeout(() => this.replace(slot), this.options.maxIdleMs);
+        slot.idleTimer.unref();
+        // A pooled container that dies while idle (killed from outside, agent backstop) is replaced.
+        void container.exited.then(() => this.replace(slot));
+      },
+      (err: unknown) => {
+        this.lastError = errorMessage(err);
+        this.remove(slot);
+        this.scheduleRetry();
+      },
+    );
+  }
+
+  private replace(slot: Slot): void {
+    if (!this.remove(slot)) return;
+    this.discard(slot);
+    this.refill();
+  }
+
+  private remove(slot: Slot): boolean {
+    const i = this.slots.indexOf(slot);
+    if (i === -1) return false;
+    this.slots.splice(i, 1);
+    return true;
+  }
+
+  /** Failed boots back off (1 s doubling to 30 s) instead of spinning on a broken runtime. */
+  private scheduleRetry(): void {
+    if (this.disposed || this.retryTimer) return;
+    this.backoffMs = Math.min(this.backoffMs ? this.backoffMs * 2 : 1000, MAX_BACKOFF_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.refill();
+    }, this.backoffMs);
+    this.retryTimer.unref();
+  }
+}

@@ -1,0 +1,26 @@
+// Errors carry a code (for programs) and a message (for people); no stack traces reach users.
+export const ERROR_CODES = [
+  'runtime_not_found',
+  'runtime_failed',
+  'image_missing',
+  'invalid_config',
+  'invalid_request',
+  'cancelled',
+  'engine_stopped',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AppError';
+    this.code = code;
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

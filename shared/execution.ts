@@ -1,0 +1,68 @@
+// What one execution is, how it ends, and the engine's event stream: the vocabulary of every surface.
+import type { Limits } from './limits.js';
+
+export const EXIT_REASONS = [
+  'success',
+  'error',
+  'timeout',
+  'memory',
+  'cancelled',
+  'output_limit',
+  'runtime_error',
+] as const;
+export type ExitReason = (typeof EXIT_REASONS)[number];
+
+export type Stream = 'stdout' | 'stderr';
+
+/** Who asked for the run: an MCP client's clientInfo, or `cli` / `panel`. */
+export interface ClientInfo {
+  name: string;
+  version?: string;
+  transport?: 'stdio' | 'http' | 'cli' | 'panel';
+}
+
+export interface ExecutionRequest {
+  code: string;
+  /** Seconds; clamped to [1, limits.maxTimeoutSec]. Defaults to limits.timeoutSec. */
+  timeoutSec?: number;
+  servers?: string[];
+  client?: ClientInfo;
+  /** Opaque per-run data handed to the agent in the `start` frame (server metadata, later). */
+  context?: Record<string, unknown>;
+}
+
+export interface ExecutionResult {
+  id: string;
+  exitReason: ExitReason;
+  /** The process exit code when there was one (137 for a memory kill); null when it never ran. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** A user-facing sentence for anything but success ("Execution timed out after 5s"). */
+  message?: string;
+  timeoutSec: number;
+  limits: Limits;
+  queuedAt: number;
+  startedAt: number | null;
+  finishedAt: number;
+  /** From code hand-over to the end (what the timeout measures); 0 when it never started. */
+  durationMs: number;
+  containerName?: string;
+}
+
+export interface ExecutionSummary {
+  id: string;
+  code: string;
+  servers: string[];
+  client?: ClientInfo;
+  timeoutSec: number;
+  queuedAt: number;
+}
+
+export type EngineEvent =
+  | { type: 'queued'; execution: ExecutionSummary; position: number }
+  | { type: 'started'; id: string; at: number; containerName: string; warm: boolean }
+  | { type: 'output'; id: string; stream: Stream; data: string }
+  | { type: 'finished'; result: ExecutionResult };

@@ -1,0 +1,38 @@
+// The health report: what `sandbar doctor --json` prints and what the Health view shows.
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface HealthCheck {
+  id: string;
+  label: string;
+  status: CheckStatus;
+  detail: string;
+  /** How to fix it; present on every check that is not ok. */
+  hint?: string;
+}
+
+export const ENFORCED_KEYS = ['memory', 'pids', 'network', 'readOnlyRoot', 'capabilities'] as const;
+export type EnforcedKey = (typeof ENFORCED_KEYS)[number];
+
+export interface RuntimeReport {
+  name: 'podman' | 'docker';
+  path: string;
+  version: string;
+  rootless: boolean;
+  cgroupVersion: 1 | 2 | null;
+  ociRuntime: string;
+  storageDriver: string;
+  /** Why Sandbar overrode the OCI runtime, when it did. */
+  ociRuntimeNote?: string;
+}
+
+export interface HealthReport {
+  /** True only when code can run safely: runtime, image and every enforcement check pass. */
+  ok: boolean;
+  checkedAt: number;
+  runtime: RuntimeReport | null;
+  image: { name: string; present: boolean };
+  /** Proven by the probe container; false when not proven (including when the probe could not run). */
+  enforced: Record<EnforcedKey, boolean>;
+  checks: HealthCheck[];
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+  root,
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // Real containers on a 2-core machine: one file at a time keeps timings honest.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          globalSetup: ['test/integration/global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
