@@ -10,8 +10,10 @@ export const SizeString = z
 
 const UNIT: Record<string, number> = { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
+const SIZE_RE = /^(\d+(?:\.\d+)?)([bkmg]?)$/;
+
 export function parseSize(size: string): number {
-  const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/.exec(size.trim().toLowerCase());
+  const match = SIZE_RE.exec(size.trim().toLowerCase());
   if (!match) throw new Error(`not a size: ${size}`);
   return Math.floor(Number(match[1]) * UNIT[match[2] || 'b']!);
 }
@@ -23,8 +25,9 @@ export function formatBytes(bytes: number): string {
   return `${bytes} B`;
 }
 
+// zod runs refinements even after the regex failed, so this one must not throw on a malformed size.
 const minSize = (min: string, label: string) =>
-  SizeString.refine((s) => parseSize(s) >= parseSize(min), `${label} must be at least ${min}`);
+  SizeString.refine((s) => SIZE_RE.test(s) && parseSize(s) >= parseSize(min), `${label} must be at least ${min}`);
 
 export const LimitsSchema = z
   .object({

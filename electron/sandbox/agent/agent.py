@@ -79,7 +79,7 @@ class _Capture(threading.Thread):
         with self.lock:
             if self.done:
                 return
-            text = chunk.decode('utf-8', 'replace')
+            text = self.decoder.decode(chunk, final)
             self.done = final
             if text:
                 _write_frame(_encode({'type': self.stream, 'data': text}))

@@ -311,7 +311,7 @@ describe.concurrent('running code', () => {
     const r = await run(
       'import threading, time, subprocess\n' +
         'threading.Thread(target=time.sleep, args=(30,)).start()\n' +
-        'subprocess.Popen(["sleep", "5"])\n' +
+        'subprocess.Popen(["sleep", "5"], close_fds=False)\n' + // holds every inheritable fd
         'print("main done")',
     );
     expect(r.stdout).toBe('main done\n');

@@ -1,0 +1,108 @@
+// The `sandbar` command as users and scripts see it: the built bin, real containers, stable exit codes.
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sandbox } from './helpers.js';
+
+const BIN = path.resolve('dist/electron/cli.js');
+
+function sandbar(args: string[], options: { input?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [BIN, ...args], {
+    input: options.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, SANDBAR_IMAGE: sandbox.image, ...options.env },
+    timeout: 120_000,
+  });
+}
+
+describe('sandbar CLI basics', () => {
+  it('is built (npm test builds before testing)', () => {
+    expect(existsSync(BIN)).toBe(true);
+  });
+
+  it('prints help listing its commands, and its version', () => {
+    const help = sandbar(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/Usage: sandbar/);
+    expect(help.stdout).toMatch(/\brun\b/);
+    expect(help.stdout).toMatch(/\bdoctor\b/);
+    const version = sandbar(['--version']);
+    expect(version.stdout.trim()).toBe(JSON.parse(execFileSync('cat', ['package.json'], { encoding: 'utf8' })).version);
+  });
+
+  it('refuses an invalid environment value with a message naming it, and no stack trace', () => {
+    const r = sandbar(['run', '-'], { input: 'print(1)', env: { MCP_BRIDGE_MEMORY: 'lots' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('MCP_BRIDGE_MEMORY');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports an unreadable file clearly', () => {
+    const r = sandbar(['run', '/nonexistent/code.py']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Cannot read /nonexistent/code.py: ENOENT');
+  });
+
+  it('says no runtime was found, and doctor fails, when the runtime is missing', () => {
+    const run = sandbar(['run', '-'], { input: 'print(1)', env: { SANDBAR_RUNTIME: '/nonexistent/podman' } });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('SANDBAR_RUNTIME=/nonexistent/podman');
+    const doctor = sandbar(['doctor', '--json'], { env: { SANDBAR_RUNTIME: '/nonexistent/podman' } });
+    expect(doctor.status).toBe(1);
+    const report = JSON.parse(doctor.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.runtime).toBeNull();
+    expect(report.checks[0].hint).toMatch(/Install Podman/);
+  });
+});
+
+describe.skipIf(!sandbox.available)('sandbar run and doctor against real containers', () => {
+  it('runs code from stdin and from a file, with exit status 0 / 1', () => {
+    const ok = sandbar(['run', '-'], { input: 'print("hello")\n' });
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe('hello\n');
+    const dir = mkdtempSync(path.join(tmpdir(), 'sandbar-cli-'));
+    writeFileSync(path.join(dir, 'fail.py'), 'import sys\nprint("to stderr", file=sys.stderr)\nsys.exit(3)\n');
+    const failed = sandbar(['run', path.join(dir, 'fail.py')]);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain('to stderr');
+  });
+
+  it('exits 124 on timeout and 137 on a memory kill', () => {
+    const slow = sandbar(['run', '--timeout', '1', '-'], { input: 'import time\ntime.sleep(30)' });
+    expect(slow.status).toBe(124);
+    expect(slow.stderr).toContain('Execution timed out after 1s');
+    const hungry = sandbar(['run', '-'], { input: 'b = bytearray(2 * 1024 ** 3)' });
+    expect(hungry.status).toBe(137);
+    expect(hungry.stderr).toContain('killed: memory limit 512m reached');
+  });
+
+  it('prints the structured result with --json', () => {
+    const r = sandbar(['run', '--json', '-'], { input: 'print(1)' });
+    expect(r.status).toBe(0);
+    const payload = JSON.parse(r.stdout);
+    expect(payload.stdout).toEqual(['1']);
+    expect(payload.exitReason).toBe('success');
+    expect(typeof payload.durationMs).toBe('number');
+  });
+
+  it('doctor proves every limit is enforced here and exits 0', () => {
+    const r = sandbar(['doctor', '--json']);
+    const report = JSON.parse(r.stdout);
+    expect(report.enforced).toEqual({ memory: true, pids: true, network: true, readOnlyRoot: true, capabilities: true });
+    expect(report.runtime).toMatchObject({ name: expect.stringMatching(/podman|docker/), version: expect.any(String), rootless: expect.any(Boolean), cgroupVersion: expect.any(Number), ociRuntime: expect.any(String) });
+    expect(report.image).toEqual({ name: sandbox.image, present: true });
+    expect(report.ok).toBe(true);
+    expect(r.status).toBe(0);
+  });
+
+  it('doctor fails with a hint when the image is missing', () => {
+    const r = sandbar(['doctor', '--json'], { env: { SANDBAR_IMAGE: 'localhost/sandbar-missing:none' } });
+    expect(r.status).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.image).toEqual({ name: 'localhost/sandbar-missing:none', present: false });
+    expect(report.checks.find((c: { id: string }) => c.id === 'image').hint).toMatch(/sandbar image pull|SANDBAR_IMAGE/);
+  });
+});
