@@ -15,6 +15,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['error', 'warn'] }],
+      // Timers assigned after the closures that clear them are declared first on purpose.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

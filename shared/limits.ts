@@ -44,7 +44,7 @@ export const LimitsSchema = z
     user: z
       .string()
       .regex(/^\d+(:\d+)?$/, 'must be a numeric uid or uid:gid')
-      .refine((u) => !/^0(:|$)/.test(u), 'the sandbox never runs as root')
+      .refine((u) => Number(u.split(':')[0]) !== 0, 'the sandbox never runs as root')
       .default('65534:65534'),
   })
   .refine((l) => l.timeoutSec <= l.maxTimeoutSec, {

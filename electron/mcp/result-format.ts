@@ -58,7 +58,10 @@ export function compactText(p: ResultPayload): string {
   if (p.stdout?.length) parts.push(p.stdout.join('\n'));
   if (p.stderr?.length) parts.push(`stderr:\n${p.stderr.join('\n')}`);
   if (parts.length === 0) parts.push(p.summary);
-  if (p.error && p.status !== 'error') parts.push(`error: ${p.error}`);
+  // [compat] a plain non-zero exit is explained by its traceback; [beyond] Sandbar's own stops (memory,
+  // output limit, cancel, runtime failure) always say why in words.
+  const ownStop = p.exitReason !== undefined && p.exitReason !== 'error' && p.exitReason !== 'success';
+  if (p.error && (p.status !== 'error' || (ownStop && parts[0] !== p.summary))) parts.push(`error: ${p.error}`);
   if (p.status !== 'success') parts.unshift(`status: ${p.status}`);
   return parts.join('\n').trim() || p.status;
 }

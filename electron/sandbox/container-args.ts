@@ -54,6 +54,8 @@ export function buildContainerArgs(limits: Limits, run: ContainerRun): string[] 
   args.push('--read-only');
   // Podman otherwise adds writable tmpfs on /run and /var/tmp with no size limit.
   if (podman) args.push('--read-only-tmpfs=false');
+  // Podman copies the host's *_proxy variables (credentials included) into containers by default.
+  if (podman) args.push('--http-proxy=false');
   args.push('--tmpfs', `/tmp:${TMPFS_OPTIONS},size=${limits.tmpSize},mode=1777`);
   args.push('--tmpfs', `/workspace:${TMPFS_OPTIONS},size=${limits.workspaceSize},mode=1777`);
   args.push('--cap-drop', 'ALL');

@@ -58,8 +58,7 @@ export class FrameParser {
     const frames: AgentFrame[] = [];
     let start = 0;
     for (let nl = this.pending.indexOf('\n', searchFrom); nl !== -1; nl = this.pending.indexOf('\n', start)) {
-      const line = this.pending.slice(start, nl).replace(/\r$/, '');
-      if (line.length > 0) frames.push(interpretFrame(line));
+      this.takeLine(this.pending.slice(start, nl), frames, '\n');
       start = nl + 1;
     }
     this.pending = this.pending.slice(start);
@@ -68,6 +67,7 @@ export class FrameParser {
     if (this.pending.length > this.maxLineBytes) {
       frames.push({ type: 'invalid', text: this.pending });
       this.pending = '';
+      this.inOverlongLine = true;
     }
     return frames;
   }
@@ -76,6 +76,21 @@ export class FrameParser {
   end(): AgentFrame[] {
     const rest = this.pending + this.decoder.end();
     this.pending = '';
-    return rest.trim().length > 0 ? [interpretFrame(rest)] : [];
+    const frames: AgentFrame[] = [];
+    if (rest.length > 0) this.takeLine(rest, frames, '');
+    return frames;
+  }
+
+  private inOverlongLine = false;
+
+  private takeLine(raw: string, frames: AgentFrame[], ending: string): void {
+    // The tail of a line already passed on in pieces is text too, and keeps its line break.
+    if (this.inOverlongLine) {
+      this.inOverlongLine = false;
+      frames.push({ type: 'invalid', text: raw + ending });
+      return;
+    }
+    const line = raw.replace(/\r$/, '');
+    if (line.trim().length > 0) frames.push(interpretFrame(line));
   }
 }

@@ -35,6 +35,7 @@ export function readHostHardLimits(): HostHardLimits | null {
  */
 export function containerUlimits(host: HostHardLimits | null): { nofile: number; nproc: number } | null {
   if (!host) return null;
-  const cap = (wanted: number, hard: number | null) => (hard === null ? wanted : Math.min(wanted, hard));
+  // A missing, zero or unreadable hard limit means "do not lower ours" rather than `--ulimit 0:0`.
+  const cap = (wanted: number, hard: number | null) => (hard === null || !(hard > 0) ? wanted : Math.min(wanted, hard));
   return { nofile: cap(4096, host.nofile), nproc: cap(4096, host.nproc) };
 }

@@ -30,9 +30,10 @@ export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFindi
   } catch {
     return null;
   }
+  if (!parsed || typeof parsed !== 'object') return null;
   const findings = {} as Record<EnforcedKey, ProbeFinding>;
   for (const key of ENFORCED_KEYS) {
-    const entry = (parsed as Record<string, { enforced?: unknown; detail?: unknown }>)[key];
+    const entry = (parsed as Record<string, { enforced?: unknown; detail?: unknown } | undefined>)[key];
     findings[key] = {
       enforced: entry?.enforced === true,
       detail: typeof entry?.detail === 'string' ? entry.detail : 'not reported by the probe',

@@ -38,8 +38,10 @@ export class SandboxContainer {
 
     const deliver = (frames: AgentFrame[]) => {
       for (const frame of frames) {
-        if (frame.type === 'ready' && !this.listener) markReady(frame.python);
-        else this.listener?.onFrame(frame);
+        if (this.listener) this.listener.onFrame(frame);
+        else if (frame.type === 'ready') markReady(frame.python);
+        // Before any run, output can only be the agent explaining why it could not boot.
+        else if (frame.type === 'output' || frame.type === 'invalid') this.keepBootLog(frame.type === 'output' ? frame.data : frame.text);
       }
     };
     proc.stdout.on('data', (chunk: Buffer) => deliver(parser.push(chunk)));
@@ -47,7 +49,7 @@ export class SandboxContainer {
     proc.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       if (this.listener) this.listener.onStderr(text);
-      else this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+      else this.keepBootLog(text);
     });
     this.exited = proc.exited.then((exit) => {
       this.exitInfo = exit;
@@ -56,6 +58,10 @@ export class SandboxContainer {
       return exit;
     });
     proc.stdin.write(bootLine);
+  }
+
+  private keepBootLog(text: string): void {
+    this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
   }
 
   get isAlive(): boolean {

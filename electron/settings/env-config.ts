@@ -51,6 +51,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv, base: EngineConfig = DEFAU
     const variable = source.get(key) ?? `limit ${String(key)}`;
     throw invalid(variable, String(limits[key]), issue.message);
   }
-  const image = (env.SANDBAR_IMAGE ?? env.MCP_BRIDGE_IMAGE ?? '').trim() || base.image;
+  const image = env.SANDBAR_IMAGE?.trim() || env.MCP_BRIDGE_IMAGE?.trim() || base.image;
   return { ...base, limits: parsed.data, image };
 }

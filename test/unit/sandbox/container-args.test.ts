@@ -285,7 +285,7 @@ describe('buildContainerArgs host environment', () => {
   // environment of the host ... reaches the container"). Verified with podman 4.3.1: HTTP_PROXY set for
   // the podman process appears in the container's environment. Remove `.fails` once
   // `--http-proxy=false` is passed for podman.
-  it.fails('turns off podman’s proxy-variable pass-through', () => {
+  it('turns off podman’s proxy-variable pass-through', () => {
     const argv = buildContainerArgs(DEFAULT_LIMITS, run('podman'));
     expect(values(options(argv), '--http-proxy')).toEqual(['false']);
   });

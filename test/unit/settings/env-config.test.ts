@@ -93,7 +93,7 @@ describe('configFromEnv', () => {
   // BUG (env-config.ts, image line): `env.SANDBAR_IMAGE ?? env.MCP_BRIDGE_IMAGE` treats an empty
   // SANDBAR_IMAGE as set, so SANDBAR_IMAGE="" silently discards MCP_BRIDGE_IMAGE (the limit variables and
   // the runtime variables treat blank as unset). Remove `.fails` once fixed.
-  it.fails('treats a blank SANDBAR_IMAGE as unset and falls back to MCP_BRIDGE_IMAGE', () => {
+  it('treats a blank SANDBAR_IMAGE as unset and falls back to MCP_BRIDGE_IMAGE', () => {
     expect(configFromEnv({ SANDBAR_IMAGE: '', MCP_BRIDGE_IMAGE: 'python:3.12-slim' }).image).toBe('python:3.12-slim');
   });
 
