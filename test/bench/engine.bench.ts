@@ -38,6 +38,9 @@ export async function benchEngine(): Promise<string> {
     await run(info.path, args);
   };
 
+  // The interpreter itself, not a version-manager shim that adds a second of shell work per call.
+  const python = (await run('python3', ['-c', 'import sys; print(sys.executable)'])).stdout.trim();
+
   const series: Record<string, number[]> = { cold: [], pooled: [], host: [] };
   for (let i = 0; i < RUNS; i++) {
     // Interleaved, so each path sees the same machine conditions.
@@ -45,7 +48,7 @@ export async function benchEngine(): Promise<string> {
     await sleep(PAUSE_MS);
     series.pooled!.push(await timed(() => exec('print(1)')));
     await sleep(PAUSE_MS);
-    series.host!.push(await timed(() => run('python3', ['-c', 'print(1)'])));
+    series.host!.push(await timed(() => run(python, ['-c', 'print(1)'])));
     await sleep(PAUSE_MS);
   }
 

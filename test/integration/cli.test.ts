@@ -32,6 +32,12 @@ describe('sandbar CLI basics', () => {
     expect(version.stdout.trim()).toBe(JSON.parse(execFileSync('cat', ['package.json'], { encoding: 'utf8' })).version);
   });
 
+  it('runs as `npx sandbar` from the package bin', () => {
+    const r = spawnSync('npx', ['--no-install', 'sandbar', '--help'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Usage: sandbar/);
+  });
+
   it('refuses an invalid environment value with a message naming it, and no stack trace', () => {
     const r = sandbar(['run', '-'], { input: 'print(1)', env: { MCP_BRIDGE_MEMORY: 'lots' } });
     expect(r.status).toBe(2);

@@ -1,0 +1,34 @@
+// crun fails on cgroup-hybrid hosts; Sandbar must fall back to runc, keep working, and say so in health.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ContainerRuntime } from '../../../electron/sandbox/container-runtime.js';
+import { Engine } from '../../../electron/sandbox/engine.js';
+import { collectHealth } from '../../../electron/sandbox/health.js';
+import { containersOf, runtimeBinary, sandbox, testConfig } from '../helpers.js';
+
+describe.skipIf(!sandbox.available || runtimeBinary() !== 'podman')('OCI runtime fallback', () => {
+  it('retries with runc after the cgroup-hybrid error, and health reports the fallback', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sandbar-crun-'));
+    const fake = path.join(dir, 'podman');
+    copyFileSync('test/integration/fixtures/podman-crun-hybrid.sh', fake);
+    const runtime = new ContainerRuntime({ env: { ...process.env, SANDBAR_RUNTIME: fake }, platform: process.platform });
+    const engine = new Engine(runtime, testConfig({ poolSize: 0 }));
+    await engine.start();
+    try {
+      const r = await engine.submit({ code: 'print("still works")' }).result;
+      expect(r.exitReason, r.message).toBe('success');
+      expect(r.stdout).toBe('still works\n');
+      expect(runtime.current()?.ociRuntimeOverride).toBe('runc');
+      const report = await collectHealth(runtime, engine.owner, { image: sandbox.image, limits: testConfig().limits }, { probe: false });
+      const note = report.checks.find((c) => c.id === 'ociRuntime');
+      expect(note?.status).toBe('warn');
+      expect(note?.detail).toMatch(/cgroups in hybrid mode not supported.*runc/);
+      expect(report.runtime?.ociRuntime).toBe('runc');
+    } finally {
+      await engine.dispose();
+    }
+    expect(containersOf(engine.owner.instanceId)).toEqual([]);
+  });
+});
