@@ -27,8 +27,7 @@ export function createCore(options: {
     config,
     runtime,
     engine,
-    health: ({ probe = true } = {}) =>
-      collectHealth(runtime, engine.owner, { image: engine.currentConfig.image, limits: engine.currentConfig.limits }, { probe }),
+    health: ({ probe = true } = {}) => collectHealth(runtime, engine.owner, engine.spec(), { probe }),
     dispose: () => engine.dispose(),
   };
 }

@@ -11,7 +11,7 @@ export interface HealthCheck {
   hint?: string;
 }
 
-export const ENFORCED_KEYS = ['memory', 'pids', 'network', 'readOnlyRoot', 'capabilities'] as const;
+export const ENFORCED_KEYS = ['memory', 'pids', 'network', 'readOnlyRoot', 'capabilities', 'seccomp'] as const;
 export type EnforcedKey = (typeof ENFORCED_KEYS)[number];
 
 export interface RuntimeReport {
@@ -24,6 +24,8 @@ export interface RuntimeReport {
   storageDriver: string;
   /** Why Sandbar overrode the OCI runtime, when it did. */
   ociRuntimeNote?: string;
+  /** OCI runtimes installed on this machine that the user may select (runc, crun, runsc, ...). */
+  availableOciRuntimes: string[];
 }
 
 export interface HealthReport {
@@ -32,6 +34,8 @@ export interface HealthReport {
   checkedAt: number;
   runtime: RuntimeReport | null;
   image: { name: string; present: boolean };
+  /** Which syscall filter runs apply: Sandbar's profile, or the runtime's weaker default (user's choice). */
+  seccomp: 'sandbar' | 'runtime-default';
   /** Proven by the probe container; false when not proven (including when the probe could not run). */
   enforced: Record<EnforcedKey, boolean>;
   checks: HealthCheck[];

@@ -14,11 +14,13 @@ export interface ContainerSpec {
   image: string;
   limits: Limits;
   seccompProfile?: string;
+  /** The user's choice of OCI runtime; otherwise the runtime's default (or Sandbar's runc fallback). */
+  ociRuntime?: string;
 }
 
 export function specKey(spec: ContainerSpec): string {
   const { limits } = spec;
-  return JSON.stringify([spec.image, spec.seccompProfile ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user]);
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user]);
 }
 
 export interface Owner {
@@ -52,7 +54,7 @@ export class ContainerFactory {
       return await this.startOnce(spec, options);
     } catch (err) {
       const info = this.runtime.current();
-      if (err instanceof AppError && isCrunHybridFailure(err.message) && info && !info.ociRuntimeOverride) {
+      if (err instanceof AppError && isCrunHybridFailure(err.message) && info && !info.ociRuntimeOverride && !spec.ociRuntime) {
         this.runtime.forceOciRuntime('runc', `${info.ociRuntime || 'crun'} failed on this cgroup-hybrid host ("cgroups in hybrid mode not supported"); Sandbar uses runc instead.`);
         return this.startOnce(spec, options);
       }
@@ -71,7 +73,7 @@ export class ContainerFactory {
       ...(options.executionId ? { executionId: options.executionId } : {}),
       ...(options.maxLifetimeSec ? { maxLifetimeSec: options.maxLifetimeSec } : {}),
       ulimits: info.ulimits,
-      ...(info.ociRuntimeOverride ? { ociRuntime: info.ociRuntimeOverride } : {}),
+      ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
     });
     const proc = await this.runtime.spawn(args);

@@ -6,13 +6,14 @@ import { runCommand, spawnAttached, type AttachedProcess } from './command.js';
 import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
 import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
-import { locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
+import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
 
 export interface RuntimeInfo extends LocatedRuntime, RuntimeFacts {
   /** Set when Sandbar had to force an OCI runtime (runc after crun's cgroup-hybrid failure). */
   ociRuntimeOverride?: string;
   ociRuntimeNote?: string;
   ulimits: { nofile: number; nproc: number } | null;
+  availableOciRuntimes: string[];
 }
 
 export interface OwnedContainer {
@@ -62,7 +63,12 @@ export class ContainerRuntime {
     } catch (err) {
       throw new AppError('runtime_failed', `Could not read \`${located.name} info\`: ${errorMessage(err)}`);
     }
-    this.info = { ...located, ...facts, ulimits: containerUlimits(readHostHardLimits()) };
+    this.info = {
+      ...located,
+      ...facts,
+      ulimits: containerUlimits(readHostHardLimits()),
+      availableOciRuntimes: findOciRuntimes({ env: this.options.env, platform: this.options.platform }),
+    };
     return this.info;
   }
 

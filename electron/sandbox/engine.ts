@@ -9,6 +9,7 @@ import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
 import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
+import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 
 export interface EngineConfig {
@@ -16,7 +17,10 @@ export interface EngineConfig {
   image: string;
   poolSize: number;
   concurrency: number;
-  seccompProfile?: string;
+  /** 'runtime-default' is weaker and shown as such in health; Sandbar's profile is the default. */
+  seccomp: SeccompMode;
+  /** An OCI runtime the user picked (for example runsc for gVisor); null lets the container runtime choose. */
+  ociRuntime: string | null;
 }
 
 export interface EngineOptions {
@@ -167,12 +171,9 @@ export class Engine {
     await Promise.allSettled([this.pool.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
   }
 
-  private spec(): ContainerSpec {
-    return {
-      image: this.config.image,
-      limits: this.config.limits,
-      ...(this.config.seccompProfile ? { seccompProfile: this.config.seccompProfile } : {}),
-    };
+  /** What every container is started with right now; health and the probe use the same. */
+  spec(): ContainerSpec {
+    return containerSpecOf(this.config);
   }
 
   private emit(event: EngineEvent): void {
@@ -289,4 +290,14 @@ export class Engine {
       for (const c of alive) c.detachClient();
     }
   }
+}
+
+export function containerSpecOf(config: EngineConfig): ContainerSpec {
+  const seccompProfile = seccompProfileFor(config.seccomp);
+  return {
+    image: config.image,
+    limits: config.limits,
+    ...(seccompProfile ? { seccompProfile } : {}),
+    ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
+  };
 }

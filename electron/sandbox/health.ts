@@ -3,7 +3,7 @@ import { ENFORCED_KEYS, type EnforcedKey, type HealthCheck, type HealthReport, t
 import { errorMessage } from '../../shared/errors.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
 import type { ContainerRuntime, RuntimeInfo } from './container-runtime.js';
-import { runEnforcementProbe, type ProbeResult } from './probe.js';
+import { runEnforcementProbe, type ProbeFinding, type ProbeResult } from './probe.js';
 
 const LABELS: Record<EnforcedKey, string> = {
   memory: 'Memory limit enforced',
@@ -11,6 +11,7 @@ const LABELS: Record<EnforcedKey, string> = {
   network: 'No network',
   readOnlyRoot: 'Read-only root filesystem',
   capabilities: 'No capabilities, no privilege escalation',
+  seccomp: 'Syscall filter (seccomp)',
 };
 
 /** Pure: the fix hint for a limit that did not hold on this runtime. */
@@ -30,6 +31,8 @@ export function enforcementHint(key: EnforcedKey, runtime: RuntimeReport | null)
       return 'The runtime did not honour --read-only. Update the container runtime.';
     case 'capabilities':
       return 'The runtime did not honour --cap-drop ALL / no-new-privileges. Update the container runtime.';
+    case 'seccomp':
+      return 'The runtime did not apply Sandbar\'s seccomp profile (--security-opt seccomp=...). Update the container runtime; a remote Podman or Docker must be able to read the profile file.';
   }
 }
 
@@ -43,6 +46,7 @@ export function toRuntimeReport(info: RuntimeInfo): RuntimeReport {
     ociRuntime: info.ociRuntime,
     storageDriver: info.storageDriver,
     ...(info.ociRuntimeNote ? { ociRuntimeNote: info.ociRuntimeNote } : {}),
+    availableOciRuntimes: info.availableOciRuntimes,
   };
 }
 
@@ -52,8 +56,9 @@ export function buildHealthReport(input: {
   runtimeError?: string;
   image: { name: string; present: boolean };
   probe: ProbeResult | null;
+  seccomp: 'sandbar' | 'runtime-default';
 }): HealthReport {
-  const { runtime, image, probe } = input;
+  const { runtime, image, probe, seccomp } = input;
   const checks: HealthCheck[] = [];
   if (runtime) {
     const mode = runtime.rootless ? 'rootless' : 'rootful';
@@ -88,6 +93,10 @@ export function buildHealthReport(input: {
     for (const key of ENFORCED_KEYS) {
       const finding = probe.findings[key];
       enforced[key] = finding.enforced;
+      if (key === 'seccomp') {
+        checks.push(seccompCheck(seccomp, finding, runtime));
+        continue;
+      }
       checks.push({
         id: `enforced.${key}`,
         label: LABELS[key],
@@ -105,8 +114,25 @@ export function buildHealthReport(input: {
       hint: 'Run `sandbar doctor` again; if it keeps failing, the detail above names the runtime error.',
     });
   }
-  const ok = runtime !== null && image.present && ENFORCED_KEYS.every((k) => enforced[k]);
-  return { ok, checkedAt: Date.now(), runtime, image, enforced, checks };
+  // The runtime's default profile is the user's informed choice: weaker (amber), not unsafe to run.
+  const required = ENFORCED_KEYS.filter((k) => k !== 'seccomp' || seccomp === 'sandbar');
+  const ok = runtime !== null && image.present && probe?.ok === true && required.every((k) => enforced[k]);
+  return { ok, checkedAt: Date.now(), runtime, image, seccomp, enforced, checks };
+}
+
+function seccompCheck(mode: 'sandbar' | 'runtime-default', finding: ProbeFinding, runtime: RuntimeReport | null): HealthCheck {
+  const base = { id: 'enforced.seccomp', label: LABELS.seccomp };
+  if (mode === 'runtime-default') {
+    return {
+      ...base,
+      status: 'warn',
+      detail: `seccomp: the runtime's default profile (weaker; chosen in settings). ${finding.detail}`,
+      hint: 'Switch the seccomp setting back to Sandbar\'s profile: it also denies user namespaces, keyctl and ptrace.',
+    };
+  }
+  return finding.enforced
+    ? { ...base, status: 'ok', detail: `seccomp: Sandbar profile. ${finding.detail}` }
+    : { ...base, status: 'fail', detail: `seccomp: Sandbar profile requested but not in force. ${finding.detail}`, hint: enforcementHint('seccomp', runtime) };
 }
 
 export async function collectHealth(
@@ -119,11 +145,13 @@ export async function collectHealth(
   try {
     info = await runtime.resolve();
   } catch (err) {
-    return buildHealthReport({ runtime: null, runtimeError: errorMessage(err), image: { name: spec.image, present: false }, probe: null });
+    const seccomp = spec.seccompProfile ? 'sandbar' : 'runtime-default';
+    return buildHealthReport({ runtime: null, runtimeError: errorMessage(err), image: { name: spec.image, present: false }, probe: null, seccomp });
   }
   const present = await runtime.imageExists(spec.image).catch(() => false);
   const probe = options.probe && present ? await runEnforcementProbe(runtime, owner, spec) : null;
   // The probe may have switched OCI runtime (crun fallback): report what is in force now.
   const report = toRuntimeReport(runtime.current() ?? info);
-  return buildHealthReport({ runtime: report, image: { name: spec.image, present }, probe });
+  const seccomp = spec.seccompProfile ? 'sandbar' : 'runtime-default';
+  return buildHealthReport({ runtime: report, image: { name: spec.image, present }, probe, seccomp });
 }

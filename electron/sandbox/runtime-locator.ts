@@ -93,3 +93,17 @@ export function locateRuntime(options: LocateOptions): LocatedRuntime | null {
   }
   return null;
 }
+
+export const KNOWN_OCI_RUNTIMES = ['runc', 'crun', 'runsc', 'kata-runtime', 'youki', 'krun'] as const;
+
+/** OCI runtimes installed on this host (on macOS and Windows they live in the runtime's VM: unknown). */
+export function findOciRuntimes(options: LocateOptions): string[] {
+  if (options.platform !== 'linux') return [];
+  const isExecutable = options.isExecutable ?? defaultIsExecutable;
+  const dirs = [
+    ...(options.env.PATH ?? '').split(path.delimiter).filter(Boolean),
+    ...knownInstallDirs(options.platform, options.home ?? homedir()),
+    '/usr/libexec/podman',
+  ];
+  return KNOWN_OCI_RUNTIMES.filter((name) => dirs.some((dir) => isExecutable(path.join(dir, name))));
+}

@@ -3,6 +3,7 @@
 import { AppError } from '../../shared/errors.js';
 import { DEFAULT_LIMITS, LimitsSchema, type Limits } from '../../shared/limits.js';
 import type { EngineConfig } from '../sandbox/engine.js';
+import { SECCOMP_MODES, type SeccompMode } from '../sandbox/seccomp-profile.js';
 
 export const DEFAULT_IMAGE = 'python:3.14-slim';
 
@@ -11,6 +12,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   image: DEFAULT_IMAGE,
   poolSize: 2,
   concurrency: 4,
+  seccomp: 'sandbar',
+  ociRuntime: null,
 };
 
 type LimitKey = keyof Limits;
@@ -52,5 +55,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv, base: EngineConfig = DEFAU
     throw invalid(variable, String(limits[key]), issue.message);
   }
   const image = env.SANDBAR_IMAGE?.trim() || env.MCP_BRIDGE_IMAGE?.trim() || base.image;
-  return { ...base, limits: parsed.data, image };
+  const seccompRaw = env.SANDBAR_SECCOMP?.trim();
+  if (seccompRaw && !(SECCOMP_MODES as readonly string[]).includes(seccompRaw)) {
+    throw invalid('SANDBAR_SECCOMP', seccompRaw, `must be one of ${SECCOMP_MODES.join(', ')}`);
+  }
+  const ociRaw = env.SANDBAR_OCI_RUNTIME?.trim();
+  if (ociRaw && !/^[A-Za-z0-9._/-]+$/.test(ociRaw)) throw invalid('SANDBAR_OCI_RUNTIME', ociRaw, 'must be an OCI runtime name or path');
+  return {
+    ...base,
+    limits: parsed.data,
+    image,
+    seccomp: (seccompRaw as SeccompMode | undefined) ?? base.seccomp,
+    ociRuntime: ociRaw || base.ociRuntime,
+  };
 }

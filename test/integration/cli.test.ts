@@ -97,7 +97,9 @@ describe.skipIf(!sandbox.available)('sandbar run and doctor against real contain
   it('doctor proves every limit is enforced here and exits 0', () => {
     const r = sandbar(['doctor', '--json']);
     const report = JSON.parse(r.stdout);
-    expect(report.enforced).toEqual({ memory: true, pids: true, network: true, readOnlyRoot: true, capabilities: true });
+    expect(report.enforced).toEqual({ memory: true, pids: true, network: true, readOnlyRoot: true, capabilities: true, seccomp: true });
+    expect(report.seccomp).toBe('sandbar');
+    expect(report.checks.find((c: { id: string }) => c.id === 'enforced.seccomp').detail).toMatch(/^seccomp: Sandbar profile/);
     expect(report.runtime).toMatchObject({ name: expect.stringMatching(/podman|docker/), version: expect.any(String), rootless: expect.any(Boolean), cgroupVersion: expect.any(Number), ociRuntime: expect.any(String) });
     expect(report.image).toEqual({ name: sandbox.image, present: true });
     expect(report.ok).toBe(true);

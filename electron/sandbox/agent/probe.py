@@ -102,4 +102,53 @@ def _capabilities():
     return enforced, "CapEff=%x CapBnd=%x NoNewPrivs=%s uid=%d" % (effective, bounding, int(no_new_privs), os.getuid())
 
 
+# Syscalls Sandbar's seccomp profile denies, by number (libc may not wrap them all).
+DENIED_SYSCALLS = {
+    "x86_64": {"keyctl": 250, "bpf": 321, "userfaultfd": 323, "perf_event_open": 298, "io_uring_setup": 425},
+    "aarch64": {"keyctl": 219, "bpf": 280, "userfaultfd": 282, "perf_event_open": 241, "io_uring_setup": 425},
+}
+CLONE_NEWUSER = 0x10000000
+PTRACE_TRACEME = 0
+
+
+def _in_child(fn):
+    """Run fn() in a forked single-threaded child (unshare refuses multithreaded callers); return its errno."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        os.write(write_end, str(fn()).encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        answer = pipe.read()
+    os.waitpid(pid, 0)
+    return int(answer or -1)
+
+
+@check("seccomp")
+def _seccomp():
+    import ctypes
+    import errno
+    import platform
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def errno_of(result):
+        return 0 if result != -1 else ctypes.get_errno()
+
+    outcomes = {
+        "unshare(CLONE_NEWUSER)": _in_child(lambda: errno_of(libc.unshare(CLONE_NEWUSER))),
+        # A child that becomes traced exits at once, so a permissive profile cannot leave it stopped.
+        "ptrace(PTRACE_TRACEME)": _in_child(lambda: errno_of(libc.ptrace(PTRACE_TRACEME, 0, None, None))),
+    }
+    for name, number in DENIED_SYSCALLS.get(platform.machine(), {}).items():
+        outcomes[name] = errno_of(libc.syscall(number, 0, 0, 0, 0, 0))
+    allowed = [name for name, err in outcomes.items() if err != errno.EPERM]
+    if allowed:
+        return False, "not refused with EPERM: " + ", ".join(
+            "%s (%s)" % (name, errno.errorcode.get(outcomes[name], "allowed")) for name in allowed)
+    return True, "refused with EPERM: " + ", ".join(outcomes)
+
+
 print("SANDBAR_PROBE " + json.dumps(results))

@@ -13,6 +13,7 @@ const podmanV2: RuntimeReport = {
   cgroupVersion: 2,
   ociRuntime: 'crun',
   storageDriver: 'overlay',
+  availableOciRuntimes: ['crun', 'runc'],
 };
 const rootlessV1: RuntimeReport = { ...podmanV2, cgroupVersion: 1, ociRuntime: 'runc' };
 const IMAGE = { name: 'python:3.14-slim', present: true };
@@ -28,11 +29,11 @@ const check = (report: HealthReport, id: string) => report.checks.find((c) => c.
 
 describe('buildHealthReport', () => {
   it('all good: ok, every limit enforced, every check ok, no hints', () => {
-    const report = buildHealthReport({ runtime: podmanV2, image: IMAGE, probe: probe() });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: probe() });
     expect(report.ok).toBe(true);
     expect(report.runtime).toBe(podmanV2);
     expect(report.image).toEqual(IMAGE);
-    expect(report.enforced).toEqual({ memory: true, pids: true, network: true, readOnlyRoot: true, capabilities: true });
+    expect(report.enforced).toEqual({ memory: true, pids: true, network: true, readOnlyRoot: true, capabilities: true, seccomp: true });
     expect(report.checks.map((c) => c.id)).toEqual([
       'runtime',
       'image',
@@ -41,7 +42,9 @@ describe('buildHealthReport', () => {
       'enforced.network',
       'enforced.readOnlyRoot',
       'enforced.capabilities',
+      'enforced.seccomp',
     ]);
+    expect(check(report, 'enforced.seccomp')?.detail).toMatch(/^seccomp: Sandbar profile\./);
     for (const c of report.checks) {
       expect(c.status).toBe('ok');
       expect(c.hint).toBeUndefined();
@@ -51,19 +54,19 @@ describe('buildHealthReport', () => {
   });
 
   it('describes the runtime in the runtime check', () => {
-    const detail = check(buildHealthReport({ runtime: podmanV2, image: IMAGE, probe: probe() }), 'runtime')!.detail;
+    const detail = check(buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: probe() }), 'runtime')!.detail;
     expect(detail).toContain('podman 5.2.5');
     expect(detail).toContain('/usr/bin/podman');
     expect(detail).toContain('rootless');
     expect(detail).toContain('cgroup v2');
     expect(detail).toContain('crun');
-    const unknown = check(buildHealthReport({ runtime: { ...podmanV2, rootless: false, cgroupVersion: null }, image: IMAGE, probe: probe() }), 'runtime')!.detail;
+    const unknown = check(buildHealthReport({ seccomp: 'sandbar', runtime: { ...podmanV2, rootless: false, cgroupVersion: null }, image: IMAGE, probe: probe() }), 'runtime')!.detail;
     expect(unknown).toContain('rootful');
     expect(unknown).toContain('cgroup v?');
   });
 
   it('no runtime: not ok, a failing runtime check with a hint, nothing enforced', () => {
-    const report = buildHealthReport({ runtime: null, image: { name: 'python:3.14-slim', present: false }, probe: null });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: null, image: { name: 'python:3.14-slim', present: false }, probe: null });
     expect(report.ok).toBe(false);
     expect(report.runtime).toBeNull();
     const runtime = check(report, 'runtime')!;
@@ -76,7 +79,7 @@ describe('buildHealthReport', () => {
   });
 
   it('no runtime: the runtime error is the detail', () => {
-    const report = buildHealthReport({
+    const report = buildHealthReport({ seccomp: 'sandbar',
       runtime: null,
       runtimeError: 'SANDBAR_RUNTIME=nerdctl names a container runtime that was not found.',
       image: { name: 'x', present: false },
@@ -86,7 +89,7 @@ describe('buildHealthReport', () => {
   });
 
   it('image missing: not ok, a failing image check with a pull hint, no probe check', () => {
-    const report = buildHealthReport({ runtime: podmanV2, image: { name: 'python:3.14-slim', present: false }, probe: null });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: { name: 'python:3.14-slim', present: false }, probe: null });
     expect(report.ok).toBe(false);
     const image = check(report, 'image')!;
     expect(image.status).toBe('fail');
@@ -97,7 +100,7 @@ describe('buildHealthReport', () => {
   });
 
   it('memory not enforced on rootless cgroup v1: not ok, memory false, hint about cgroup v2', () => {
-    const report = buildHealthReport({ runtime: rootlessV1, image: IMAGE, probe: probe(['memory']) });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: rootlessV1, image: IMAGE, probe: probe(['memory']) });
     expect(report.ok).toBe(false);
     expect(report.enforced.memory).toBe(false);
     expect(report.enforced.pids).toBe(true);
@@ -111,7 +114,7 @@ describe('buildHealthReport', () => {
 
   it('any single limit not enforced makes the report not ok', () => {
     for (const key of ENFORCED_KEYS) {
-      const report = buildHealthReport({ runtime: podmanV2, image: IMAGE, probe: probe([key]) });
+      const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: probe([key]) });
       expect(report.ok, key).toBe(false);
       expect(report.enforced[key]).toBe(false);
       expect(check(report, `enforced.${key}`)!.hint).toBe(enforcementHint(key, podmanV2));
@@ -119,7 +122,7 @@ describe('buildHealthReport', () => {
   });
 
   it('a probe that could not run: a failing probe check with its error, nothing proven', () => {
-    const report = buildHealthReport({ runtime: podmanV2, image: IMAGE, probe: { ok: false, error: 'The probe container did not start: boom' } });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: { ok: false, error: 'The probe container did not start: boom' } });
     expect(report.ok).toBe(false);
     const p = check(report, 'probe')!;
     expect(p.status).toBe('fail');
@@ -129,14 +132,14 @@ describe('buildHealthReport', () => {
   });
 
   it('a probe that has not run: not ok, says so', () => {
-    const report = buildHealthReport({ runtime: podmanV2, image: IMAGE, probe: null });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: null });
     expect(report.ok).toBe(false);
     expect(check(report, 'probe')!.detail).toBe('The probe has not run.');
   });
 
   it('an OCI runtime note becomes a warn check with a hint, without failing the report', () => {
     const runtime = { ...podmanV2, ociRuntime: 'runc', ociRuntimeNote: 'crun failed on this cgroup-hybrid host; using runc' };
-    const report = buildHealthReport({ runtime, image: IMAGE, probe: probe() });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime, image: IMAGE, probe: probe() });
     const oci = check(report, 'ociRuntime')!;
     expect(oci.status).toBe('warn');
     expect(oci.detail).toBe('crun failed on this cgroup-hybrid host; using runc');
@@ -146,10 +149,10 @@ describe('buildHealthReport', () => {
 
   it('puts a hint on every check that is not ok', () => {
     const reports = [
-      buildHealthReport({ runtime: null, image: { name: 'i', present: false }, probe: null }),
-      buildHealthReport({ runtime: podmanV2, image: { name: 'i', present: false }, probe: null }),
-      buildHealthReport({ runtime: podmanV2, image: IMAGE, probe: null }),
-      buildHealthReport({ runtime: { ...rootlessV1, ociRuntimeNote: 'n' }, image: IMAGE, probe: probe([...ENFORCED_KEYS]) }),
+      buildHealthReport({ seccomp: 'sandbar', runtime: null, image: { name: 'i', present: false }, probe: null }),
+      buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: { name: 'i', present: false }, probe: null }),
+      buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: null }),
+      buildHealthReport({ seccomp: 'sandbar', runtime: { ...rootlessV1, ociRuntimeNote: 'n' }, image: IMAGE, probe: probe([...ENFORCED_KEYS]) }),
     ];
     for (const r of reports) {
       for (const c of r.checks) if (c.status !== 'ok') expect(c.hint, c.id).toBeTruthy();
@@ -182,6 +185,27 @@ describe('enforcementHint', () => {
   });
 });
 
+describe('seccomp in health', () => {
+  it('the runtime default profile is an amber warning that does not make the report unsafe', () => {
+    const report = buildHealthReport({ seccomp: 'runtime-default', runtime: podmanV2, image: IMAGE, probe: probe(['seccomp']) });
+    expect(report.ok).toBe(true);
+    expect(report.seccomp).toBe('runtime-default');
+    expect(report.enforced.seccomp).toBe(false);
+    const c = check(report, 'enforced.seccomp')!;
+    expect(c.status).toBe('warn');
+    expect(c.detail).toContain("the runtime's default profile (weaker");
+    expect(c.hint).toMatch(/Sandbar's profile/);
+  });
+
+  it('Sandbar profile requested but not in force is a failure', () => {
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: probe(['seccomp']) });
+    expect(report.ok).toBe(false);
+    const c = check(report, 'enforced.seccomp')!;
+    expect(c.status).toBe('fail');
+    expect(c.hint).toContain('seccomp');
+  });
+});
+
 describe('toRuntimeReport', () => {
   const info: RuntimeInfo = {
     name: 'podman',
@@ -193,6 +217,7 @@ describe('toRuntimeReport', () => {
     ociRuntime: 'crun',
     storageDriver: 'overlay',
     ulimits: { nofile: 4096, nproc: 4096 },
+    availableOciRuntimes: ['crun', 'runc'],
   };
 
   it('keeps only the reported fields', () => {

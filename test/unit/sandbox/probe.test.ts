@@ -9,6 +9,7 @@ const full = {
   network: { enforced: true, detail: 'no interfaces but lo' },
   readOnlyRoot: { enforced: true, detail: 'writing /usr failed: EROFS' },
   capabilities: { enforced: true, detail: 'CapEff is 0' },
+  seccomp: { enforced: true, detail: 'refused with EPERM: unshare(CLONE_NEWUSER)' },
 };
 
 describe('parseProbeOutput', () => {

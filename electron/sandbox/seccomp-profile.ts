@@ -1,0 +1,12 @@
+// Sandbar's own seccomp profile (seccomp/sandbar-seccomp.json, explained in seccomp/README.md), used with
+// both Podman and Docker so the sandbox is equally strong whichever runtime the user has.
+import { fileURLToPath } from 'node:url';
+
+export const SECCOMP_MODES = ['sandbar', 'runtime-default'] as const;
+export type SeccompMode = (typeof SECCOMP_MODES)[number];
+
+export const SANDBAR_SECCOMP_PROFILE = fileURLToPath(new URL('./seccomp/sandbar-seccomp.json', import.meta.url));
+
+export function seccompProfileFor(mode: SeccompMode): string | undefined {
+  return mode === 'sandbar' ? SANDBAR_SECCOMP_PROFILE : undefined;
+}
