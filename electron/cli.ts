@@ -6,6 +6,8 @@ import { AppError, errorMessage } from '../shared/errors.js';
 import { createCore } from './app.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerRunCommand } from './cli/run-command.js';
+import { registerServeCommand } from './cli/serve-command.js';
+import { registerStdioCommand } from './cli/stdio-command.js';
 import { packageInfo } from './package-info.js';
 
 
@@ -13,6 +15,8 @@ import { packageInfo } from './package-info.js';
 export interface CliContext {
   createCore: typeof createCore;
   setExitCode(code: number): void;
+  /** For long-running commands: exit once their clean-up is done, whatever handles linger. */
+  exit(code: number): void;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -23,9 +27,11 @@ async function main(argv: string[]): Promise<number> {
     .version(packageInfo().version, '-v, --version')
     .showHelpAfterError()
     .exitOverride();
-  const ctx: CliContext = { createCore, setExitCode: (code) => (exitCode = code) };
+  const ctx: CliContext = { createCore, setExitCode: (code) => (exitCode = code), exit: (code) => process.exit(code) };
   registerRunCommand(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerStdioCommand(program, ctx);
+  registerServeCommand(program, ctx);
   try {
     await program.parseAsync(argv);
   } catch (err) {

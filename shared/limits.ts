@@ -32,11 +32,11 @@ const minSize = (min: string, label: string) =>
 export const LimitsSchema = z
   .object({
     memory: minSize('32m', 'memory').default('512m'),
-    pids: z.number().int().min(16).max(65_536).default(128),
+    pids: z.number().int().min(16, 'must be at least 16').max(65_536, 'must be at most 65536').default(128),
     /** Fractional CPUs (`--cpus`); null leaves the runtime's default (all host CPUs). */
-    cpus: z.number().min(0.1).max(256).nullable().default(null),
-    timeoutSec: z.number().int().min(1).max(3600).default(30),
-    maxTimeoutSec: z.number().int().min(1).max(3600).default(120),
+    cpus: z.number().min(0.1, 'must be at least 0.1').max(256, 'must be at most 256').nullable().default(null),
+    timeoutSec: z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds').default(30),
+    maxTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds').default(120),
     /** Captured bytes per stream; a run that prints more is stopped with reason output_limit. */
     outputCapBytes: z.number().int().min(1024).max(256 * 1024 ** 2).default(1024 ** 2),
     tmpSize: minSize('1m', 'tmp size').default('64m'),

@@ -28,7 +28,7 @@ export class ContainerRuntime {
   private info: RuntimeInfo | undefined;
   private resolving: Promise<RuntimeInfo> | undefined;
 
-  constructor(private readonly options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform }) {}
+  constructor(private readonly options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; choice?: { value: string; label: string } }) {}
 
   /** Detects the runtime on first need; throws AppError('runtime_not_found') with install advice. */
   async resolve(): Promise<RuntimeInfo> {
@@ -50,7 +50,7 @@ export class ContainerRuntime {
   }
 
   private async detect(): Promise<RuntimeInfo> {
-    const located = locateRuntime({ env: this.options.env, platform: this.options.platform });
+    const located = locateRuntime(this.options);
     if (!located) throw new AppError('runtime_not_found', NO_RUNTIME_MESSAGE);
     const result = await runCommand(located.path, infoArgs(located.name), { timeoutMs: 30_000 });
     if (result.exitCode !== 0) {

@@ -43,6 +43,8 @@ export function knownInstallDirs(platform: NodeJS.Platform, home: string): strin
 
 export interface LocateOptions {
   env: NodeJS.ProcessEnv;
+  /** A runtime chosen in the settings file; the environment variables still win over it. */
+  choice?: { value: string; label: string };
   platform: NodeJS.Platform;
   home?: string;
   isExecutable?: (file: string) => boolean;
@@ -78,12 +80,13 @@ export function locateRuntime(options: LocateOptions): LocatedRuntime | null {
     return null;
   };
 
-  for (const variable of RUNTIME_ENV_VARS) {
-    const wanted = env[variable]?.trim();
-    if (!wanted) continue;
+  const named = RUNTIME_ENV_VARS.map((v) => ({ label: v, value: env[v]?.trim() ?? '' })).find((c) => c.value);
+  const chosen = named ?? (options.choice?.value.trim() ? options.choice : undefined);
+  if (chosen) {
+    const wanted = chosen.value.trim();
     const found = wanted.includes('/') || wanted.includes('\\') ? (isExecutable(wanted) ? wanted : null) : search(wanted);
     if (!found) {
-      throw new AppError('runtime_not_found', `${variable}=${wanted} names a container runtime that was not found.`);
+      throw new AppError('runtime_not_found', `${chosen.label}=${wanted} names a container runtime that was not found.`);
     }
     return { name: nameOf(found), path: found, source: 'env' };
   }

@@ -1,0 +1,32 @@
+// The capabilities resource [compat]: same URI, name and gist as the reference's, so agents that read it
+// first keep working.
+import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { HELPER_SUMMARY } from './run-python-tool.js';
+
+export const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
+
+export const CAPABILITIES_TEXT = `# Code Execution MCP Capabilities
+
+${HELPER_SUMMARY}
+
+## Quick usage
+- Pass \`servers=[...]\` to \`run_python\` to mount the named MCP servers as \`mcp_<alias>\` proxies for that run.
+- Discover what exists first: \`runtime.discovered_servers()\` lists every configured server (add \`detailed=True\` for descriptions); \`runtime.search_tool_docs('query')\` finds tools by keyword.
+- \`import mcp.runtime as runtime\` (also pre-bound as \`runtime\`) and call \`runtime.capability_summary()\` for the full manual.
+- Prefer the \`_sync\` helpers (\`list_tools_sync\`, \`query_tool_docs_sync\`, \`search_tool_docs_sync\`) to read cached metadata before issuing RPCs.
+- Call tools with keyword arguments: \`await mcp_<alias>.<tool>(arg=value)\`. A failed call raises \`runtime.MCPError\`.
+- Server configs support \`cwd\`: check \`runtime.describe_server(name)\` or \`runtime.list_loaded_server_metadata()\`; when \`cwd\` is absent the server runs in the host's working directory.
+- Every run is a fresh container with no network: nothing persists between runs.
+
+Resource URI: ${CAPABILITIES_URI}
+`;
+
+export const CAPABILITIES_RESOURCE: Resource = {
+  uri: CAPABILITIES_URI,
+  name: 'code-execution-capabilities',
+  title: 'Code Execution Sandbox Helpers',
+  description:
+    'Capability overview, helper reference, and sandbox usage notes (call runtime.capability_summary() inside the sandbox for this text).',
+  mimeType: 'text/markdown',
+  size: Buffer.byteLength(CAPABILITIES_TEXT, 'utf8'),
+};

@@ -1,0 +1,55 @@
+// Validates `run_python` arguments with the reference's messages [compat]: schema errors read like
+// Python's jsonschema ("'code' is a required property", "0 is less than the minimum of 1"), since
+// agents and prompts have learnt to read them.
+
+export type ArgsCheck =
+  | { ok: true; code: string; servers: string[]; timeout: number | undefined }
+  /** A schema violation: an error result with no structured content, as the SDK layer gave. */
+  | { ok: false; kind: 'schema'; message: string }
+  /** Passed the schema but unusable: a `validation_error` status result. */
+  | { ok: false; kind: 'validation'; message: string };
+
+/** Python's repr of a JSON value, for messages that match the reference's. */
+export function pyRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
+  if (typeof value === 'string') return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
+
+const schemaError = (message: string): ArgsCheck => ({ ok: false, kind: 'schema', message: `Input validation error: ${message}` });
+
+export function checkRunPythonArgs(args: Record<string, unknown> | undefined, limits: { maxTimeoutSec: number; maxCodeBytes: number }): ArgsCheck {
+  const a = args ?? {};
+  if (!('code' in a)) return schemaError("'code' is a required property");
+  if (typeof a.code !== 'string') return schemaError(`${pyRepr(a.code)} is not of type 'string'`);
+  if ('servers' in a) {
+    if (!Array.isArray(a.servers)) return schemaError(`${pyRepr(a.servers)} is not of type 'array'`);
+    const bad = a.servers.find((s) => typeof s !== 'string');
+    if (bad !== undefined) return schemaError(`${pyRepr(bad)} is not of type 'string'`);
+  }
+  let timeout: number | undefined;
+  if ('timeout' in a) {
+    const t = a.timeout;
+    if (typeof t !== 'number' || !Number.isInteger(t)) return schemaError(`${pyRepr(t)} is not of type 'integer'`);
+    if (t < 1) return schemaError(`${t} is less than the minimum of 1`);
+    if (t > limits.maxTimeoutSec) return schemaError(`${t} is greater than the maximum of ${limits.maxTimeoutSec}`);
+    timeout = t;
+  }
+  if (a.code.trim() === '') return { ok: false, kind: 'validation', message: "Missing 'code' argument" };
+  const bytes = Buffer.byteLength(a.code);
+  if (bytes > limits.maxCodeBytes) {
+    return {
+      ok: false,
+      kind: 'validation',
+      message: `Code is ${Math.ceil(bytes / 1024)} KiB; the limit is ${Math.floor(limits.maxCodeBytes / 1024)} KiB. Send a shorter script.`,
+    };
+  }
+  return { ok: true, code: a.code, servers: (a.servers as string[] | undefined) ?? [], timeout };
+}

@@ -1,0 +1,92 @@
+// Handles one `run_python` call: validate, refuse unknown servers, run through the engine with progress
+// notifications and cancellation, and shape the result [compat].
+import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientInfo } from '../../shared/execution.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { Settings } from '../../shared/settings.js';
+import type { Logger } from '../logger.js';
+import type { Engine } from '../sandbox/engine.js';
+import { payloadFromResult } from './result-format.js';
+import { checkRunPythonArgs } from './run-python-args.js';
+import { inputErrorResult, refusalPayload, toolResult } from './tool-result.js';
+
+export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface RunPythonDeps {
+  engine: Engine;
+  /** Read on every call: limit and output-mode changes apply without a restart. */
+  settings: () => Settings;
+  /** Returns the names that are not known MCP servers (the proxy answers this). */
+  unknownServers: (names: string[]) => string[];
+  log: Logger;
+}
+
+const PROGRESS_INTERVAL_MS = 1000;
+
+export async function handleRunPython(
+  args: Record<string, unknown> | undefined,
+  extra: ToolCallExtra,
+  client: ClientInfo,
+  deps: RunPythonDeps,
+): Promise<CallToolResult> {
+  const settings = deps.settings();
+  const mode = settings.outputMode;
+  const check = checkRunPythonArgs(args, { maxTimeoutSec: settings.limits.maxTimeoutSec, maxCodeBytes: settings.maxCodeBytes });
+  if (!check.ok) {
+    return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
+  }
+  const unique = [...new Set(check.servers)];
+  const unknown = deps.unknownServers(unique);
+  if (unknown.length > 0) return toolResult(refusalPayload('error', `Unknown MCP server: ${unknown[0]}`, check.servers), mode);
+
+  try {
+    const handle = deps.engine.submit(
+      { code: check.code, servers: unique, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
+      { signal: extra.signal },
+    );
+    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log);
+    const result = await handle.result.finally(stopProgress);
+    return toolResult(payloadFromResult(result, check.servers), mode);
+  } catch (err) {
+    deps.log.error(`run_python failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return toolResult({ status: 'error', summary: 'Unexpected failure', error: errorMessage(err) }, mode);
+  }
+}
+
+/** Progress notifications (elapsed vs timeout) while the run is queued or going, if the client asked. */
+function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger): () => void {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return () => {};
+  const send = (message: string, progress: number, total: number) => {
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
+      .catch((err: unknown) => log.debug(`progress notification not sent: ${errorMessage(err)}`));
+  };
+  // `started` is emitted after an await inside the engine, so subscribing right after submit misses nothing.
+  const snapshot = engine.snapshot();
+  const queuedAt = snapshot.queued.findIndex((q) => q.id === id);
+  const summary = snapshot.queued[queuedAt] ?? snapshot.running.find((r) => r.id === id);
+  const timeoutSec = summary?.timeoutSec ?? 0;
+  if (queuedAt >= 0) send(`queued (${queuedAt + snapshot.running.length} ahead)`, 0, timeoutSec);
+  let startedAt: number | null = null;
+  let last = 0;
+  const off = engine.subscribe((e) => {
+    if (e.type === 'started' && e.id === id) {
+      startedAt = e.at;
+      send(`running, 0s of ${timeoutSec}s`, 0, timeoutSec);
+    }
+  });
+  const timer = setInterval(() => {
+    if (startedAt === null) return;
+    // Progress must strictly increase between notifications.
+    const elapsed = Math.max((Date.now() - startedAt) / 1000, last + 0.001);
+    last = elapsed;
+    send(`running, ${Math.floor(elapsed)}s of ${timeoutSec}s`, elapsed, timeoutSec);
+  }, PROGRESS_INTERVAL_MS);
+  return () => {
+    clearInterval(timer);
+    off();
+  };
+}

@@ -1,0 +1,43 @@
+// The one tool, `run_python` [compat]: its description, input schema and helper summary are what prompts
+// written for the reference bridge expect, so they stay word for word (minus save_tool, which Sandbar
+// does not offer: code from one run never executes in a later one).
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Limits } from '../../shared/limits.js';
+
+export const TOOL_NAME = 'run_python';
+
+/** ~60 tokens: names only the discovery helpers, so the context cost is the same for 1 server or 500. */
+export const HELPER_SUMMARY =
+  "Python Sandbox. 1. DISCOVER: `runtime.discovered_servers()`, `runtime.search_tool_docs('query')`. " +
+  'Use `discovered_servers(detailed=True)` for descriptions. 2. CALL: `await mcp_server.tool()`. ' +
+  'Run `print(runtime.capability_summary())` for the full manual.';
+
+export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec'>): Tool {
+  return {
+    name: TOOL_NAME,
+    description:
+      "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        code: {
+          type: 'string',
+          description: `Python source code to execute. Call runtime.capability_summary() inside the sandbox for this digest. ${HELPER_SUMMARY}`,
+        },
+        servers: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Optional list of MCP servers to make available as mcp_<name> proxies',
+        },
+        timeout: {
+          type: 'integer',
+          minimum: 1,
+          maximum: limits.maxTimeoutSec,
+          default: limits.timeoutSec,
+          description: 'Execution timeout in seconds',
+        },
+      },
+      required: ['code'],
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Sandbar's settings: one zod schema for the settings file, the environment, the CLI flags and the panel.
+import { z } from 'zod';
+import { LimitsSchema } from './limits.js';
+
+export const OUTPUT_MODES = ['compact', 'toon'] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
+
+export const SECCOMP_SETTINGS = ['sandbar', 'runtime-default'] as const;
+
+export const DEFAULT_HTTP_PORT = 7337;
+
+export const SettingsSchema = z.object({
+  limits: LimitsSchema.default(LimitsSchema.parse({})),
+  /** Any image with python3 (3.8+). Never pulled as a side effect of a run. */
+  image: z.string().trim().min(1, 'must name an image').default('python:3.14-slim'),
+  /** podman, docker or a path; null finds one (podman first). */
+  runtime: z.string().trim().min(1).nullable().default(null),
+  /** Containers kept booted and waiting; 0 turns the pool off. */
+  poolSize: z.number().int().min(0).max(16).default(2),
+  /** Runs at once; the rest wait in a FIFO queue. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  httpPort: z.number().int().min(0).max(65_535).default(DEFAULT_HTTP_PORT),
+  outputMode: z.enum(OUTPUT_MODES).default('compact'),
+  /** Code larger than this is refused before anything starts. */
+  maxCodeBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+  /** 'runtime-default' is weaker: the runtime's own seccomp profile instead of Sandbar's. */
+  seccomp: z.enum(SECCOMP_SETTINGS).default('sandbar'),
+  /** An OCI runtime to use (for example runsc for gVisor); null lets the container runtime choose. */
+  ociRuntime: z.string().trim().regex(/^[A-Za-z0-9._/-]+$/, 'must be an OCI runtime name or path').nullable().default(null),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
