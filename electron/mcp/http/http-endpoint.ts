@@ -137,6 +137,8 @@ export class HttpEndpoint {
       body = JSON.parse(await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY));
     } catch (err) {
       if (err instanceof BodyTooLarge) {
+        // Drain what the client is still sending so it can read the answer instead of a reset.
+        req.resume();
         const limit = Math.round((this.options.maxBodyBytes ?? DEFAULT_MAX_BODY) / 1024);
         return send(res, 413, jsonRpcError(-32600, `Request body too large (limit ${limit} KiB)`), { connection: 'close' });
       }
