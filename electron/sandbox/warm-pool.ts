@@ -27,12 +27,14 @@ export interface PoolSnapshot {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+const REFILL_DELAY_MS = 150;
 
 export class WarmPool {
   private slots: Slot[] = [];
   private spec: ContainerSpec | undefined;
   private backoffMs = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private refillTimer: NodeJS.Timeout | undefined;
   private lastError: string | null = null;
   private disposed = false;
 
@@ -68,7 +70,7 @@ export class WarmPool {
     if (index !== -1) {
       const [slot] = this.slots.splice(index, 1);
       clearTimeout(slot!.idleTimer);
-      this.refill();
+      this.refillSoon();
       try {
         const container = await slot!.booting;
         if (container.isAlive) return { container, warm: true };
@@ -76,7 +78,7 @@ export class WarmPool {
         // The pooled start failed; a cold start below reports the real reason to this run.
       }
     }
-    this.refill();
+    this.refillSoon();
     const container = await this.factory.start(spec, { executionId });
     return { container, warm: false };
   }
@@ -91,6 +93,7 @@ export class WarmPool {
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.refillTimer);
     const old = this.slots;
     this.slots = [];
     const started = await Promise.allSettled(old.map((s) => { clearTimeout(s.idleTimer); return s.booting; }));
@@ -116,6 +119,19 @@ export class WarmPool {
   private discard(slot: Slot): void {
     clearTimeout(slot.idleTimer);
     void slot.booting.then((c) => this.kill([c])).catch(() => {});
+  }
+
+  /**
+   * Starting a container blocks the event loop for ~10 ms (fork of the runtime client), so the refill
+   * waits a moment: a short run's result is delivered first instead of queueing behind the fork.
+   */
+  private refillSoon(): void {
+    if (this.refillTimer) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      this.refill();
+    }, REFILL_DELAY_MS);
+    this.refillTimer.unref();
   }
 
   private refill(): void {

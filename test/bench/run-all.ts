@@ -1,5 +1,14 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
+// BENCH=engine or BENCH=mcp runs one of them.
 import { benchEngine } from './engine.bench.js';
+import { benchMcp } from './mcp.bench.js';
 
-const sections = [await benchEngine()];
+const all: Record<string, () => Promise<string>> = { engine: benchEngine, mcp: benchMcp };
+const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
+const sections: string[] = [];
+for (const name of chosen) {
+  const bench = all[name];
+  if (!bench) throw new Error(`unknown benchmark ${name}; choose from ${Object.keys(all).join(', ')}`);
+  sections.push(await bench());
+}
 console.log(`\n## Run of ${new Date().toISOString()}\n\n${sections.join('\n\n')}\n`);
