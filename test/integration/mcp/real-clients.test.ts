@@ -225,7 +225,7 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       // --device-code: mcp-remote answers the server's 401 with OAuth; this keeps that flow from binding a
       // callback port or opening a browser. Sandbar offers no OAuth, so the attempt must end in failure.
       const result = await run(process.execPath, mcpRemoteArgs(serve!.url, ['--device-code']), {
-        env: mcpRemoteEnv(path.join(scratch, 'wrong-bridge'), token),
+        env: mcpRemoteEnv(path.join(scratch, 'wrong-bridge'), wrong),
         timeoutMs: CALL_TIMEOUT,
         input: initialize,
         // EOF would make it shut down on its own, exit 0, and prove nothing.
