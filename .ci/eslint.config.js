@@ -1,6 +1,7 @@
 // Lint rules for the whole repo. Kept under .ci/ because the repo's top level is fixed.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 // Only these files may touch Electron: everything else must load under plain Node (CLI, tests, serve).
 const electronEdges = ['electron/main.ts', 'electron/preload.ts', 'electron/window.ts', 'electron/tray.ts', 'electron/security.ts'];
@@ -28,6 +29,11 @@ export default tseslint.config(
         patterns: [{ group: ['electron/*'], message: 'Only the Electron edge files may import electron.' }],
       }],
     },
+  },
+  {
+    // Plain JavaScript run by Node (test fixtures such as the stub MCP server, this config).
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: globals.node },
   },
   {
     // The CLI and the tests print to stdout on purpose.

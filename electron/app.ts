@@ -2,6 +2,11 @@
 // Services are wired by hand; constructors do no I/O, start() and dispose() do.
 import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
+import { homedir } from 'node:os';
+import { packageInfo } from './package-info.js';
+import { discoverServers, type DiscoveryOptions } from './proxy/discovery/discover.js';
+import { DiscoveryWatcher } from './proxy/discovery/watcher.js';
+import { ServerManager } from './proxy/server-manager.js';
 import { ContainerRuntime } from './sandbox/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
 import { collectHealth } from './sandbox/health.js';
@@ -12,12 +17,16 @@ import { SETTINGS_FILE } from './settings/paths.js';
 
 export interface SandbarCore {
   home: string;
+  /** The user's MCP servers: discovery, supervised connections, and the sandbox's host calls. */
+  servers: ServerManager;
   settings: Settings;
   /** Shown in health: a corrupt settings file moved aside, for example. */
   warnings: string[];
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
+  /** Long-running surfaces keep discovery live: config files edited while running are picked up. */
+  watchServers(): void;
   dispose(graceMs?: number): Promise<void>;
 }
 
@@ -36,13 +45,40 @@ export function createCore(options: {
     ...(settings.runtime ? { choice: { value: settings.runtime, label: `${SETTINGS_FILE}: runtime` } } : {}),
   });
   const engine = new Engine(runtime, config, options.engine);
+  const servers = new ServerManager({
+    startTimeoutMs: settings.serverStartTimeoutSec * 1000,
+    callTimeoutMs: settings.toolCallTimeoutSec * 1000,
+    version: packageInfo().version,
+    policy: (name) => settings.serverPolicies[name] ?? 'allow',
+    publish: (event) => engine.publish(event),
+  });
+  const discoveryOptions: DiscoveryOptions = {
+    home: env.HOME || env.USERPROFILE || homedir(),
+    env,
+    platform: process.platform,
+    settingsServers: Object.entries(settings.mcpServers).map(([name, entry]) => ({ name, entry })),
+    importClients: settings.importClients,
+    allowSelf: settings.allowSelfServer,
+    ownPort: settings.httpPort || null,
+  };
+  servers.setDiscovery(discoverServers(discoveryOptions));
+  let watcher: DiscoveryWatcher | undefined;
   return {
     home,
+    servers,
+    watchServers: () => {
+      watcher ??= new DiscoveryWatcher({ ...discoveryOptions, onChange: (result) => servers.setDiscovery(result) });
+      watcher.start();
+    },
     settings,
     warnings,
     runtime,
     engine,
     health: ({ probe = true } = {}) => collectHealth(runtime, engine.owner, engine.spec(), { probe }),
-    dispose: (graceMs) => engine.dispose(graceMs),
+    dispose: async (graceMs) => {
+      watcher?.dispose();
+      await engine.dispose(graceMs);
+      await servers.dispose();
+    },
   };
 }

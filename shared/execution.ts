@@ -61,8 +61,24 @@ export interface ExecutionSummary {
   queuedAt: number;
 }
 
+/** One proxied call from a sandbox to one of the user's MCP servers. */
+export interface ToolCallRecord {
+  executionId: string;
+  server: string;
+  tool: string;
+  startedAt: number;
+  durationMs: number;
+  bytesIn: number;
+  bytesOut: number;
+  isError: boolean;
+  /** Set when the call failed in transport (the server was unreachable, timed out, crashed). */
+  error?: string;
+}
+
 export type EngineEvent =
   | { type: 'queued'; execution: ExecutionSummary; position: number }
+  | { type: 'toolCall'; call: ToolCallRecord }
+  | { type: 'serverStateChanged'; server: string; state: 'stopped' | 'starting' | 'ready' | 'crashed'; error: string | null }
   | { type: 'started'; id: string; at: number; containerName: string; warm: boolean }
   | { type: 'output'; id: string; stream: Stream; data: string }
   | { type: 'finished'; result: ExecutionResult };

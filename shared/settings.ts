@@ -27,6 +27,16 @@ export const SettingsSchema = z.object({
   seccomp: z.enum(SECCOMP_SETTINGS).default('sandbar'),
   /** An OCI runtime to use (for example runsc for gVisor); null lets the container runtime choose. */
   ociRuntime: z.string().trim().regex(/^[A-Za-z0-9._/-]+$/, 'must be an OCI runtime name or path').nullable().default(null),
+  /** MCP servers added in Sandbar itself (same entry format as `mcpServers` in a config file). */
+  mcpServers: z.record(z.string(), z.unknown()).default({}),
+  /** allow (default) or deny per server; a denied server is invisible to the sandbox. */
+  serverPolicies: z.record(z.string(), z.enum(['allow', 'deny'])).default({}),
+  /** Client configs whose servers are imported (opt-in): claude-desktop, claude-code, cursor, vscode, windsurf. */
+  importClients: z.array(z.string()).default([]),
+  /** Let a config that launches Sandbar (or the reference bridge) through; off to avoid loops. */
+  allowSelfServer: z.boolean().default(false),
+  serverStartTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(300, 'must be at most 300 seconds').default(15),
+  toolCallTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds').default(120),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

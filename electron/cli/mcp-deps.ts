@@ -8,8 +8,7 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
   return {
     engine: core.engine,
     settings: () => core.settings,
-    // No proxy yet: every server name is unknown until discovery lands.
-    unknownServers: (names) => names,
+    servers: core.servers,
     log,
     version: packageInfo().version,
     transport,

@@ -38,18 +38,34 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       if (!Number.isInteger(n) || n < 1) throw new AppError('invalid_request', `--timeout must be a whole number of seconds, got ${v}`);
       return n;
     })
+    .option('-s, --servers <names>', 'comma-separated MCP servers to load as mcp_<alias>', (v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--json', 'print the structured result instead of the output')
-    .action(async (file: string | undefined, opts: { timeout?: number; json?: boolean }) => {
+    .action(async (file: string | undefined, opts: { timeout?: number; servers?: string[]; json?: boolean }) => {
       const code = readCode(file);
       // One run: a warm pool would only start a container nobody uses.
       const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const servers = [...new Set(opts.servers ?? [])];
+      const unknown = core.servers.unknown(servers);
+      if (unknown.length) throw new AppError('invalid_request', `Unknown MCP server: ${unknown[0]}`);
       const stop = () => core.engine.cancel(handle.id);
       await core.engine.start();
-      const handle = core.engine.submit({
-        code,
-        ...(opts.timeout ? { timeoutSec: opts.timeout } : {}),
-        client: { name: 'cli', transport: 'cli' },
-      });
+      let mcp;
+      try {
+        mcp = await core.servers.prepare(servers);
+      } catch (err) {
+        await core.dispose();
+        throw new AppError('runtime_failed', err instanceof Error ? err.message : String(err));
+      }
+      const handle = core.engine.submit(
+        {
+          code,
+          servers,
+          context: { mcp },
+          ...(opts.timeout ? { timeoutSec: opts.timeout } : {}),
+          client: { name: 'cli', transport: 'cli' },
+        },
+        { rpc: core.servers.rpcFor(servers) },
+      );
       if (!opts.json) {
         core.engine.subscribe((e) => {
           if (e.type === 'output' && e.id === handle.id) (e.stream === 'stdout' ? process.stdout : process.stderr).write(e.data);
@@ -61,7 +77,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result)), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result, servers)), null, 2)}\n`);
       } else {
         if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\nsandbar: ${result.message ?? 'output truncated'}\n`);
         else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(`sandbar: ${result.message ?? result.exitReason}\n`);

@@ -37,6 +37,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       });
       await endpoint.start();
       await core.engine.start();
+      core.watchServers();
       process.stdout.write(`Sandbar MCP endpoint: ${endpoint.url}\nAccess token file: ${token.file}\n`);
 
       const signal = await untilSignal();

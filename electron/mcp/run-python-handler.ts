@@ -8,18 +8,29 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine } from '../sandbox/engine.js';
+import type { RpcHandler } from '../sandbox/execution.js';
+import type { SandboxMcpContext } from '../../shared/proxy.js';
 import { payloadFromResult } from './result-format.js';
 import { checkRunPythonArgs } from './run-python-args.js';
 import { inputErrorResult, refusalPayload, toolResult } from './tool-result.js';
 
 export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** The user's MCP servers as run_python needs them (the proxy's ServerManager). */
+export interface ServerCatalog {
+  /** The names that are not discovered, allowed servers. */
+  unknown(names: readonly string[]): string[];
+  /** Starts these servers if needed and describes them for the sandbox. */
+  prepare(names: readonly string[]): Promise<SandboxMcpContext>;
+  /** The host side of the sandbox's calls, limited to these servers. */
+  rpcFor(names: readonly string[]): RpcHandler;
+}
+
 export interface RunPythonDeps {
   engine: Engine;
   /** Read on every call: limit and output-mode changes apply without a restart. */
   settings: () => Settings;
-  /** Returns the names that are not known MCP servers (the proxy answers this). */
-  unknownServers: (names: string[]) => string[];
+  servers: ServerCatalog;
   log: Logger;
 }
 
@@ -38,13 +49,20 @@ export async function handleRunPython(
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
   const unique = [...new Set(check.servers)];
-  const unknown = deps.unknownServers(unique);
+  const unknown = deps.servers.unknown(unique);
   if (unknown.length > 0) return toolResult(refusalPayload('error', `Unknown MCP server: ${unknown[0]}`, check.servers), mode);
+  let mcp: SandboxMcpContext;
+  try {
+    // Server start-up has its own timeout and does not count against the run's.
+    mcp = await deps.servers.prepare(unique);
+  } catch (err) {
+    return toolResult(refusalPayload('error', errorMessage(err), check.servers), mode);
+  }
 
   try {
     const handle = deps.engine.submit(
-      { code: check.code, servers: unique, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
-      { signal: extra.signal },
+      { code: check.code, servers: unique, client, context: { mcp }, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
+      { signal: extra.signal, rpc: deps.servers.rpcFor(unique) },
     );
     const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log);
     const result = await handle.result.finally(stopProgress);

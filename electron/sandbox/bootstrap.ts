@@ -40,3 +40,15 @@ export function buildBootLine(options: Partial<Omit<BootPayload, 'agent'>> = {})
 }
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** The Python modules every agent gets at boot: the sandbox-side MCP runtime. */
+export function agentBootModules(): Record<string, string> {
+  runtimeModules ??= Object.fromEntries(
+    Object.entries(BOOT_MODULE_FILES).map(([name, file]) => [name, readFileSync(`${agentDir}${file}`, 'utf8')]),
+  );
+  return runtimeModules;
+}
+
+/** Module name → file under agent/. */
+const BOOT_MODULE_FILES: Record<string, string> = { _sandbar_mcp: 'mcp_runtime.py' };
+let runtimeModules: Record<string, string> | undefined;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
+import { agentBootModules } from './bootstrap.js';
 import { ContainerFactory, newOwner, type ContainerSpec, type Owner } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
@@ -26,7 +27,7 @@ export interface EngineConfig {
 export interface EngineOptions {
   rpc?: RpcHandler;
   owner?: Owner;
-  /** Extra Python modules delivered to every agent at boot (the MCP runtime, later). */
+  /** Python modules delivered to every agent at boot; by default the sandbox-side MCP runtime. */
   bootModules?: () => Record<string, string>;
   /** How long an idle pooled container lives before it is replaced. */
   poolMaxIdleMs?: number;
@@ -74,7 +75,7 @@ export class Engine {
   ) {
     this.config = config;
     this.owner = options.owner ?? newOwner();
-    this.factory = new ContainerFactory(runtime, this.owner, options.bootModules);
+    this.factory = new ContainerFactory(runtime, this.owner, options.bootModules ?? agentBootModules);
     this.pool = new WarmPool(this.factory, (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
@@ -101,6 +102,11 @@ export class Engine {
     this.config = { ...this.config, ...patch };
     this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
     this.pump();
+  }
+
+  /** For producers beside the engine (the proxy) whose events belong on the same stream. */
+  publish(event: Extract<EngineEvent, { type: 'toolCall' | 'serverStateChanged' }>): void {
+    this.emit(event);
   }
 
   subscribe(listener: (event: EngineEvent) => void): () => void {

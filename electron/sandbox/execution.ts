@@ -9,7 +9,11 @@ import { OutputCapture } from './output-capture.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 /** Answers the sandbox's host calls. Throwing sends `success: false` with the message. */
-export type RpcHandler = (payload: Record<string, unknown>, ctx: { executionId: string; signal: AbortSignal }) => Promise<unknown>;
+export type RpcHandler = (
+  payload: Record<string, unknown>,
+  /** `deadline`: when the run times out (epoch ms); host calls must finish before it. */
+  ctx: { executionId: string; signal: AbortSignal; deadline: number },
+) => Promise<unknown>;
 
 export interface RunSpec {
   executionId: string;
@@ -100,7 +104,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         return;
       }
       try {
-        const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal });
+        const deadline = startedAt + spec.timeoutSec * 1000;
+        const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal, deadline });
         if (!settled) container.send({ type: 'rpc_response', id, success: true, payload: result ?? null });
       } catch (err) {
         if (!settled) container.send({ type: 'rpc_response', id, success: false, error: errorMessage(err) });

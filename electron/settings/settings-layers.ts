@@ -14,7 +14,7 @@ export interface SettingsLayer {
   typed?: Map<string, unknown>;
 }
 
-type Kind = 'int' | 'number' | 'string' | 'outputMode';
+type Kind = 'int' | 'number' | 'string' | 'outputMode' | 'bool';
 
 /** Environment variables, Sandbar's own and the reference bridge's aliases (first one set wins). */
 const ENV_VARS: [string[], string, Kind][] = [
@@ -29,6 +29,7 @@ const ENV_VARS: [string[], string, Kind][] = [
   [['MCP_BRIDGE_OUTPUT_MODE'], 'outputMode', 'outputMode'],
   [['SANDBAR_SECCOMP'], 'seccomp', 'string'],
   [['SANDBAR_OCI_RUNTIME'], 'ociRuntime', 'string'],
+  [['MCP_BRIDGE_ALLOW_SELF_SERVER'], 'allowSelfServer', 'bool'],
 ];
 
 function invalid(label: string, value: unknown, why: string): AppError {
@@ -59,6 +60,9 @@ export function envLayer(env: NodeJS.ProcessEnv): SettingsLayer {
       if (!Number.isFinite(value) || (kind === 'int' && !Number.isInteger(value))) {
         throw invalid(name, raw, kind === 'int' ? 'must be a whole number' : 'must be a number');
       }
+    } else if (kind === 'bool') {
+      // The reference's spelling: 1, true or yes turn it on.
+      value = ['1', 'true', 'yes'].includes(raw.toLowerCase());
     } else if (kind === 'outputMode') {
       // The reference renders TOON for any value but "compact"; `json` was its fallback's name.
       value = raw.toLowerCase() === 'json' ? 'toon' : raw.toLowerCase();

@@ -9,6 +9,7 @@ import { createLogger } from '../../electron/logger.js';
 import { HttpEndpoint } from '../../electron/mcp/http/http-endpoint.js';
 import { loadOrCreateToken } from '../../electron/mcp/http/token-store.js';
 import { createMcpServer } from '../../electron/mcp/server-factory.js';
+import { ServerManager } from '../../electron/proxy/server-manager.js';
 import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
@@ -28,7 +29,7 @@ export async function benchMcp(): Promise<string> {
     port: 0,
     token: () => token,
     tokenFile: file,
-    createServer: () => createMcpServer({ engine, settings: () => settings, unknownServers: (n) => n, log, version: 'bench', transport: 'http' }),
+    createServer: () => createMcpServer({ engine, settings: () => settings, servers: new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} }), log, version: 'bench', transport: 'http' }),
     log,
   });
   await endpoint.start();
@@ -81,7 +82,7 @@ async function protocolCost(token: string, tokenFile: string, log: ReturnType<ty
     token: () => token,
     tokenFile,
     createServer: () =>
-      createMcpServer({ engine: instant as unknown as Engine, settings: () => DEFAULT_SETTINGS, unknownServers: (n) => n, log, version: 'bench', transport: 'http' }),
+      createMcpServer({ engine: instant as unknown as Engine, settings: () => DEFAULT_SETTINGS, servers: new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} }), log, version: 'bench', transport: 'http' }),
     log,
   });
   await endpoint.start();

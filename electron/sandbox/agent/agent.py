@@ -18,6 +18,7 @@ import traceback
 import types
 
 SANDBOX_FILENAME = '<sandbox>'
+BOOT_MODULE_FILENAME_PREFIX = '<module '  # tracebacks name boot module code '<module NAME>'
 MAX_FRAME_BYTES = int(BOOT['maxFrameBytes'])  # noqa: F821 (BOOT comes from the bootstrap)
 # One read of captured output becomes one frame; JSON can grow a byte to 6 (\u001b), so keep frames in bounds.
 CAPTURE_READ_BYTES = max(1024, min(65536, (MAX_FRAME_BYTES - 64) // 6))
@@ -238,7 +239,7 @@ def _make_sandbar_module():
 def _install_boot_modules(modules):
     """Host-provided pure-Python modules, in payload order, so later ones may import earlier ones."""
     for name, source in modules.items():
-        filename = '<module %s>' % name
+        filename = BOOT_MODULE_FILENAME_PREFIX + name + '>'
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         module = types.ModuleType(name)
         sys.modules[name] = module  # registered first, as import does, so circular imports resolve
@@ -259,8 +260,10 @@ def _wait_for_start(lines):
 
 
 def _prebound_names(context):
-    """Names the start context asks to pre-bind in the user's globals. None yet; another component fills this."""
-    return {}
+    """Names pre-bound in the user's globals: the MCP API (mcp, runtime, mcp_servers, ...) when the host sent the
+    _sandbar_mcp boot module, else none."""
+    mcp_runtime = sys.modules.get('_sandbar_mcp')
+    return mcp_runtime.prebound_names(context) if mcp_runtime is not None else {}
 
 
 def _run_user_code(source, context, sandbar):
@@ -270,7 +273,11 @@ def _run_user_code(source, context, sandbar):
     linecache.cache[SANDBOX_FILENAME] = (len(source), None, source.splitlines(True), SANDBOX_FILENAME)
     main = types.ModuleType('__main__')
     main.__builtins__ = builtins
-    main.__dict__.update(_prebound_names(context))
+    try:
+        main.__dict__.update(_prebound_names(context))
+    except Exception:  # a host bug (bad context or boot module): report it whole, run nothing
+        _print_text('sandbar: could not set up the sandbox API\n' + traceback.format_exc())
+        return 1
     # Installed as __main__ so `if __name__ == "__main__":` runs and pickle finds user functions by reference.
     sys.modules['__main__'] = main
     try:
@@ -298,13 +305,15 @@ def _exit_status(code):
 
 
 def _user_traceback(tb):
-    """The part of `tb` that is the user's: from the first <sandbox> frame, and never back into the agent."""
+    """The part of `tb` that is the user's: from the first <sandbox> frame, and never back into the agent or a
+    host-provided boot module (e.g. mcp.runtime raising MCPError: the message is what matters)."""
     while tb is not None and tb.tb_frame.f_code.co_filename != SANDBOX_FILENAME:
         tb = tb.tb_next  # skips this agent's frames and asyncio.run's machinery
     agent_filename = _user_traceback.__code__.co_filename
     entry = tb
     while entry is not None and entry.tb_next is not None:
-        if entry.tb_next.tb_frame.f_code.co_filename == agent_filename:
+        filename = entry.tb_next.tb_frame.f_code.co_filename
+        if filename == agent_filename or filename.startswith(BOOT_MODULE_FILENAME_PREFIX):
             entry.tb_next = None  # e.g. rpc() raising RpcError: its internals are not the user's concern
         else:
             entry = entry.tb_next

@@ -13,6 +13,7 @@ import { HttpEndpoint } from '../../../electron/mcp/http/http-endpoint.js';
 import { loadOrCreateToken } from '../../../electron/mcp/http/token-store.js';
 import { createMcpServer, type McpServerDeps } from '../../../electron/mcp/server-factory.js';
 import { packageInfo } from '../../../electron/package-info.js';
+import { ServerManager } from '../../../electron/proxy/server-manager.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings.js';
 import { sandbox } from '../helpers.js';
 
@@ -20,7 +21,12 @@ export const quietLog = createLogger('test', { SANDBAR_LOG_LEVEL: 'error' });
 
 export function serverDeps(engine: Engine, transport: 'stdio' | 'http', settings: Partial<Settings> = {}): McpServerDeps {
   const merged = { ...DEFAULT_SETTINGS, image: sandbox.image, ...settings };
-  return { engine, settings: () => merged, unknownServers: (names) => names, log: quietLog, version: packageInfo().version, transport };
+  return { engine, settings: () => merged, servers: noServers(engine), log: quietLog, version: packageInfo().version, transport };
+}
+
+/** A server manager with nothing discovered: every server name is unknown. */
+export function noServers(engine: Engine): ServerManager {
+  return new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'test', policy: () => 'allow', publish: (e) => engine.publish(e) });
 }
 
 export function tempHome(): string {

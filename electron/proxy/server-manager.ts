@@ -1,0 +1,154 @@
+// Owns one supervised connection per discovered server (never per request), decides which servers a
+// sandbox may see (policy), prepares a run's servers, and answers the sandbox's host calls for exactly
+// the servers that run loaded: forged frames gain nothing beyond that allow-list.
+import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState } from '../../shared/proxy.js';
+import type { EngineEvent } from '../../shared/execution.js';
+import type { RpcHandler } from '../sandbox/execution.js';
+import { ServerConnection } from './server-connection.js';
+
+export type ServerPolicy = 'allow' | 'deny';
+
+export interface ServerManagerOptions {
+  startTimeoutMs: number;
+  /** Upper bound for one proxied call; it is also cut to what is left of the run's timeout. */
+  callTimeoutMs: number;
+  version: string;
+  policy: (name: string) => ServerPolicy;
+  publish: (event: Extract<EngineEvent, { type: 'toolCall' | 'serverStateChanged' }>) => void;
+}
+
+export interface ServerStatus {
+  name: string;
+  source: string;
+  transport: 'stdio' | 'http';
+  description: string;
+  policy: ServerPolicy;
+  state: ServerState;
+  toolCount: number | null;
+  lastError: string | null;
+}
+
+/** Sandbox code can catch and read these; their text is the reference's. */
+const notAvailable = (name: unknown) => new Error(`Server '${String(name)}' is not available`);
+
+export class ServerManager {
+  private discovery: DiscoveryResult = { servers: [], problems: [], skipped: [] };
+  private readonly connections = new Map<string, ServerConnection>();
+
+  constructor(private readonly options: ServerManagerOptions) {}
+
+  /** New discovery results: connections whose config changed or vanished are stopped. */
+  setDiscovery(result: DiscoveryResult): void {
+    this.discovery = result;
+    for (const [name, connection] of this.connections) {
+      const now = result.servers.find((s) => s.name === name);
+      if (!now || JSON.stringify(now) !== JSON.stringify(connection.config)) {
+        this.connections.delete(name);
+        void connection.stop();
+      }
+    }
+  }
+
+  /** Servers the sandbox may know about: discovered and not denied. */
+  visible(): ServerConfig[] {
+    return this.discovery.servers.filter((s) => this.options.policy(s.name) === 'allow');
+  }
+
+  unknown(names: readonly string[]): string[] {
+    const known = new Set(this.visible().map((s) => s.name));
+    return names.filter((n) => !known.has(n));
+  }
+
+  status(): ServerStatus[] {
+    return this.discovery.servers.map((s) => {
+      const c = this.connections.get(s.name);
+      return {
+        name: s.name,
+        source: s.source,
+        transport: s.transport,
+        description: s.description,
+        policy: this.options.policy(s.name),
+        state: c?.state ?? 'stopped',
+        toolCount: c?.toolCount ?? null,
+        lastError: c?.lastError ?? null,
+      };
+    });
+  }
+
+  /** Starts the run's servers (concurrently) and gathers what the sandbox is told about them. */
+  async prepare(names: readonly string[]): Promise<SandboxMcpContext> {
+    const loaded = await Promise.all(
+      names.map(async (name) => {
+        const connection = this.connection(name);
+        const tools = await connection.cachedTools();
+        return { name, description: connection.config.description, cwd: connection.config.cwd ?? null, tools };
+      }),
+    );
+    return { loaded, discovered: this.visible().map((s) => ({ name: s.name, description: s.description })) };
+  }
+
+  /** The host side of the sandbox's RPC channel for one run. */
+  rpcFor(names: readonly string[]): RpcHandler {
+    const allowed = new Set(names);
+    const reachable = (server: unknown): ServerConnection => {
+      if (typeof server !== 'string' || !allowed.has(server) || this.unknown([server]).length) throw notAvailable(server);
+      return this.connection(server);
+    };
+    return async (payload, ctx) => {
+      switch (payload.type) {
+        case 'list_servers':
+          return { servers: [...allowed].sort() };
+        case 'list_tools':
+          return { tools: await reachable(payload.server).liveTools() };
+        case 'call_tool': {
+          const connection = reachable(payload.server);
+          if (typeof payload.tool !== 'string' || !payload.tool) throw new Error('Missing tool name');
+          const args = payload.arguments ?? {};
+          if (typeof args !== 'object' || Array.isArray(args) || args === null) throw new Error('Arguments must be an object');
+          return { result: await this.call(connection, payload.tool, args as Record<string, unknown>, ctx) };
+        }
+        default:
+          throw new Error(`Unknown RPC type: ${String(payload.type)}`);
+      }
+    };
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.allSettled(all.map((c) => c.stop()));
+  }
+
+  private async call(connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: Parameters<RpcHandler>[1]) {
+    const startedAt = Date.now();
+    const timeoutMs = Math.min(this.options.callTimeoutMs, ctx.deadline - startedAt);
+    const record = { executionId: ctx.executionId, server: connection.config.name, tool, startedAt, bytesIn: Buffer.byteLength(JSON.stringify(args)) };
+    try {
+      const result = await connection.callTool(tool, args, timeoutMs, ctx.signal);
+      this.options.publish({
+        type: 'toolCall',
+        call: { ...record, durationMs: Date.now() - startedAt, bytesOut: Buffer.byteLength(JSON.stringify(result)), isError: result.isError === true },
+      });
+      return result;
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.options.publish({ type: 'toolCall', call: { ...record, durationMs: Date.now() - startedAt, bytesOut: 0, isError: true, error } });
+      throw err;
+    }
+  }
+
+  private connection(name: string): ServerConnection {
+    let connection = this.connections.get(name);
+    if (!connection) {
+      const config = this.visible().find((s) => s.name === name);
+      if (!config) throw notAvailable(name);
+      connection = new ServerConnection(config, {
+        startTimeoutMs: this.options.startTimeoutMs,
+        version: this.options.version,
+        onState: (state, error) => this.options.publish({ type: 'serverStateChanged', server: name, state, error }),
+      });
+      this.connections.set(name, connection);
+    }
+    return connection;
+  }
+}
