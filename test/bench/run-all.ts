@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine or BENCH=mcp runs one of them.
+// BENCH=engine,mcp,proxy picks some of them.
 import { benchEngine } from './engine.bench.js';
 import { benchMcp } from './mcp.bench.js';
+import { benchProxy } from './proxy.bench.js';
 
-const all: Record<string, () => Promise<string>> = { engine: benchEngine, mcp: benchMcp };
+const all: Record<string, () => Promise<string>> = { engine: benchEngine, mcp: benchMcp, proxy: benchProxy };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];
 for (const name of chosen) {
