@@ -128,8 +128,9 @@ export class ServerConnection {
         }),
       ]);
     } catch (err) {
-      await client.close().catch(() => {});
+      // Explain first: closing kills the process, and its exit would hide a start-up timeout.
       const why = this.explain(transport, err);
+      await client.close().catch(() => {});
       this.crashes++;
       this.crashedAt = Date.now();
       this.setState('crashed', why);
