@@ -123,8 +123,13 @@ export class ServerManager {
     const startedAt = Date.now();
     const timeoutMs = Math.min(this.options.callTimeoutMs, ctx.deadline - startedAt);
     const record = { executionId: ctx.executionId, server: connection.config.name, tool, startedAt, bytesIn: Buffer.byteLength(JSON.stringify(args)) };
+    // A signal per call: the SDK leaves a listener on the signal it is given, and a run may make thousands
+    // of calls, so the run's own signal only holds one listener at a time.
+    const call = new AbortController();
+    const onAbort = () => call.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await connection.callTool(tool, args, timeoutMs, ctx.signal);
+      const result = await connection.callTool(tool, args, timeoutMs, call.signal);
       this.options.publish({
         type: 'toolCall',
         call: { ...record, durationMs: Date.now() - startedAt, bytesOut: Buffer.byteLength(JSON.stringify(result)), isError: result.isError === true },
@@ -134,6 +139,8 @@ export class ServerManager {
       const error = err instanceof Error ? err.message : String(err);
       this.options.publish({ type: 'toolCall', call: { ...record, durationMs: Date.now() - startedAt, bytesOut: 0, isError: true, error } });
       throw err;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
     }
   }
 
