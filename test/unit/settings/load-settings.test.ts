@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { containerSpecOf } from '../../../electron/sandbox/engine.js';
+import { engineConfigOf } from '../../../electron/settings/env-config.js';
 import { loadSettings } from '../../../electron/settings/load-settings.js';
 import { sandbarHome } from '../../../electron/settings/paths.js';
 import { flagLayer } from '../../../electron/settings/settings-layers.js';
@@ -77,6 +79,15 @@ describe('loadSettings', () => {
     expect(readFileSync(path.join(dir, aside[0]!), 'utf8')).toBe('{"limits": {"memory": "1g"');
     expect(loaded.warnings).toHaveLength(1);
     expect(loaded.warnings[0]).toContain(aside[0]);
+  });
+
+  it('carries the seccomp fallback and an OCI runtime choice from the file into the engine', () => {
+    const settings = load(home({ seccomp: 'runtime-default', ociRuntime: 'runsc' })).settings;
+    const spec = containerSpecOf(engineConfigOf(settings));
+    expect(spec.seccompProfile).toBeUndefined();
+    expect(spec.ociRuntime).toBe('runsc');
+    expect(containerSpecOf(engineConfigOf(load(home()).settings)).seccompProfile).toMatch(/sandbar-seccomp\.json$/);
+    expect(failure(() => load(home({ seccomp: 'off' }))).message).toContain('settings.json: seccomp');
   });
 
   it('treats a JSON array as corrupt too', () => {
