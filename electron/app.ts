@@ -3,6 +3,9 @@
 import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
+import path from 'node:path';
+import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
+import { createLogger } from './logger.js';
 import { packageInfo } from './package-info.js';
 import { discoverServers, type DiscoveryOptions } from './proxy/discovery/discover.js';
 import { DiscoveryWatcher } from './proxy/discovery/watcher.js';
@@ -19,6 +22,10 @@ export interface SandbarCore {
   home: string;
   /** The user's MCP servers: discovery, supervised connections, and the sandbox's host calls. */
   servers: ServerManager;
+  /** Every execution, recorded from the engine's event stream (shared by all surfaces). */
+  history: HistoryStore;
+  /** Opens the history, removes dead instances' containers, warms the pool. */
+  start(): Promise<void>;
   settings: Settings;
   /** Shown in health: a corrupt settings file moved aside, for example. */
   warnings: string[];
@@ -63,9 +70,21 @@ export function createCore(options: {
   };
   servers.setDiscovery(discoverServers(discoveryOptions));
   let watcher: DiscoveryWatcher | undefined;
+  const history = new HistoryStore({
+    file: path.join(home, HISTORY_FILE),
+    logger: createLogger('history', env),
+    retention: { maxAgeDays: settings.historyMaxAgeDays, maxBytes: settings.historyMaxMB * 1_000_000 },
+    currentLimits: () => engine.currentConfig.limits,
+  });
   return {
     home,
     servers,
+    history,
+    start: async () => {
+      await history.start();
+      engine.subscribe((event) => history.record(event));
+      await engine.start();
+    },
     watchServers: () => {
       watcher ??= new DiscoveryWatcher({ ...discoveryOptions, onChange: (result) => servers.setDiscovery(result) });
       watcher.start();
@@ -79,6 +98,9 @@ export function createCore(options: {
       watcher?.dispose();
       await engine.dispose(graceMs);
       await servers.dispose();
+      // After the engine: the last cancelled runs are still recorded.
+      await history.pruning?.catch(() => {});
+      history.dispose();
     },
   };
 }

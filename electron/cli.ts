@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { AppError, errorMessage } from '../shared/errors.js';
 import { createCore } from './app.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerHistoryCommand } from './cli/history-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { registerStdioCommand } from './cli/stdio-command.js';
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
   registerDoctorCommand(program, ctx);
   registerStdioCommand(program, ctx);
   registerServeCommand(program, ctx);
+  registerHistoryCommand(program, ctx);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -36,6 +36,10 @@ export const SettingsSchema = z.object({
   /** Let a config that launches Sandbar (or the reference bridge) through; off to avoid loops. */
   allowSelfServer: z.boolean().default(false),
   serverStartTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(300, 'must be at most 300 seconds').default(15),
+  /** History retention: runs older than this many days are deleted. */
+  historyMaxAgeDays: z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
+  /** History retention: the oldest runs go once the recorded size passes this many MB. */
+  historyMaxMB: z.number().int().min(10, 'must be at least 10 MB').max(100_000, 'must be at most 100000 MB').default(500),
   toolCallTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds').default(120),
 });
 

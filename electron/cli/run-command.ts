@@ -48,7 +48,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const unknown = core.servers.unknown(servers);
       if (unknown.length) throw new AppError('invalid_request', `Unknown MCP server: ${unknown[0]}`);
       const stop = () => core.engine.cancel(handle.id);
-      await core.engine.start();
+      await core.start();
       let mcp;
       try {
         mcp = await core.servers.prepare(servers);

@@ -36,7 +36,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         log,
       });
       await endpoint.start();
-      await core.engine.start();
+      await core.start();
       core.watchServers();
       process.stdout.write(`Sandbar MCP endpoint: ${endpoint.url}\nAccess token file: ${token.file}\n`);
 

@@ -14,7 +14,7 @@ export function registerStdioCommand(program: Command, ctx: CliContext): void {
       const log = createLogger('stdio');
       const core = ctx.createCore();
       for (const warning of core.warnings) log.warn(warning);
-      await core.engine.start();
+      await core.start();
       core.watchServers();
       const server = createMcpServer(mcpDeps(core, 'stdio', log));
       const reason = await Promise.race([serveStdio(server).then(() => 'stdin closed'), untilSignal()]);

@@ -7,12 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { sandbox } from './helpers.js';
 
 const BIN = path.resolve('dist/electron/cli.js');
+// One SANDBAR_HOME for this file: settings, token and history never touch the real home.
+const HOME = mkdtempSync(path.join(tmpdir(), 'sandbar-cli-home-'));
 
 function sandbar(args: string[], options: { input?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [BIN, ...args], {
     input: options.input ?? '',
     encoding: 'utf8',
-    env: { ...process.env, SANDBAR_IMAGE: sandbox.image, ...options.env },
+    env: { ...process.env, SANDBAR_HOME: HOME, SANDBAR_IMAGE: sandbox.image, ...options.env },
     timeout: 120_000,
   });
 }
@@ -83,6 +85,21 @@ describe.skipIf(!sandbox.available)('sandbar run and doctor against real contain
     const hungry = sandbar(['run', '-'], { input: 'b = bytearray(2 * 1024 ** 3)' });
     expect(hungry.status).toBe(137);
     expect(hungry.stderr).toContain('killed: memory limit 512m reached');
+  });
+
+  it('lists recorded runs with sandbar history, filtered and searched', () => {
+    expect(sandbar(['run', '-'], { input: 'print("quokka-marker")' }).status).toBe(0);
+    const table = sandbar(['history', '--limit', '5']);
+    expect(table.status).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+QUEUED\s+CLIENT\s+STATUS/);
+    const found = JSON.parse(sandbar(['history', '--search', 'quokka-marker', '--json']).stdout) as { items: { status: string; client: { name: string } }[] };
+    expect(found.items).toHaveLength(1);
+    expect(found.items[0]).toMatchObject({ status: 'success', client: { name: 'cli' } });
+    const timeouts = JSON.parse(sandbar(['history', '--status', 'timeout', '--json']).stdout) as { items: { status: string }[] };
+    expect(timeouts.items.every((i) => i.status === 'timeout')).toBe(true);
+    const bad = sandbar(['history', '--limit', 'lots']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--limit must be a whole number from 1 to 500, not lots');
   });
 
   it('prints the structured result with --json', () => {

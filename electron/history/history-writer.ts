@@ -1,0 +1,166 @@
+// Records the engine's event stream: a row when a run is queued (so a crash never loses it), updated when
+// it starts and when it finishes, plus one row per proxied tool call. Methods throw; the store catches.
+import type { EngineEvent, ExecutionResult, ExecutionSummary, ToolCallRecord } from '../../shared/execution.js';
+import type { Limits } from '../../shared/limits.js';
+import { truncateUtf8 } from '../sandbox/output-capture.js';
+import type { SqlDriver, SqlStatement } from './sqlite-driver.js';
+
+/**
+ * History keeps at most this much of each stream (the engine already stops a run at its own cap, 1 MiB by
+ * default); a cut here is OR'ed into the stream's truncated flag.
+ */
+export const HISTORY_STREAM_CAP_BYTES = 256 * 1024;
+/** Fixed per-row and per-tool-call costs in the size that retention adds up. */
+export const ROW_OVERHEAD_BYTES = 256;
+export const TOOL_CALL_BYTES = 96;
+
+/** Which process wrote a row, so a later start can tell a dead writer's runs from a live one's. */
+export interface WriterIdentity {
+  host: string;
+  pid: number;
+}
+
+export interface HistoryWriterOptions {
+  identity: WriterIdentity;
+  /** The limits in force when a run is queued (the engine snapshots the same); the finish row has the run's own. */
+  currentLimits?: () => Limits | undefined;
+}
+
+const bytes = (s: string | null | undefined) => (s ? Buffer.byteLength(s) : 0);
+
+function capStream(text: string): { text: string; cut: boolean } {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short strings skip the byte count altogether.
+  if (text.length * 3 <= HISTORY_STREAM_CAP_BYTES) return { text, cut: false };
+  const kept = truncateUtf8(text, HISTORY_STREAM_CAP_BYTES);
+  return { text: kept, cut: kept.length < text.length };
+}
+
+export class HistoryWriter {
+  private readonly insertQueued: SqlStatement;
+  private readonly insertServer: SqlStatement;
+  private readonly markStarted: SqlStatement;
+  private readonly upsertFinished: SqlStatement;
+  private readonly insertToolCall: SqlStatement;
+  private readonly addSize: SqlStatement;
+
+  /** Built by the store once the database is open and migrated; statements are prepared once here. */
+  constructor(
+    private readonly db: SqlDriver,
+    private readonly options: HistoryWriterOptions,
+  ) {
+    this.insertQueued = db.prepare(`INSERT INTO executions
+      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes)
+      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size)
+      ON CONFLICT (id) DO NOTHING`);
+    this.insertServer = db.prepare('INSERT OR IGNORE INTO execution_servers (server, execution_seq) VALUES (?, ?)');
+    this.markStarted = db.prepare(`UPDATE executions SET status = 'running', started_at = ?, container_name = ? WHERE id = ? AND status = 'queued'`);
+    this.upsertFinished = db.prepare(`INSERT INTO executions
+      (id, client_name, code, limits, timeout_sec, status, exit_reason, exit_code, queued_at, started_at, finished_at, duration_ms,
+       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes)
+      VALUES (@id, 'unknown', '', @limits, @timeoutSec, @status, @status, @exitCode, @queuedAt, @startedAt, @finishedAt, @durationMs,
+       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES})
+      ON CONFLICT (id) DO UPDATE SET
+        limits = excluded.limits, timeout_sec = excluded.timeout_sec, status = excluded.status, exit_reason = excluded.exit_reason,
+        exit_code = excluded.exit_code, started_at = coalesce(excluded.started_at, executions.started_at),
+        finished_at = excluded.finished_at, duration_ms = excluded.duration_ms, stdout = excluded.stdout, stderr = excluded.stderr,
+        stdout_truncated = excluded.stdout_truncated, stderr_truncated = excluded.stderr_truncated, error = excluded.error,
+        container_name = coalesce(excluded.container_name, executions.container_name), size_bytes = executions.size_bytes + @size
+      WHERE executions.status IN ('queued', 'running', 'interrupted')`);
+    // A call whose run has no row (recorded before this store started) would never be cleaned up: skip it.
+    this.insertToolCall = db.prepare(`INSERT INTO tool_calls
+      (execution_id, server, tool, started_at, duration_ms, is_error, bytes_in, bytes_out, error)
+      SELECT @id, @server, @tool, @startedAt, @durationMs, @isError, @bytesIn, @bytesOut, @error
+      WHERE EXISTS (SELECT 1 FROM executions WHERE id = @id)`);
+    this.addSize = db.prepare('UPDATE executions SET size_bytes = size_bytes + ? WHERE id = ?');
+  }
+
+  handle(event: EngineEvent): void {
+    switch (event.type) {
+      case 'queued':
+        return this.queued(event.execution);
+      case 'started':
+        this.markStarted.run([event.at, event.containerName, event.id]);
+        return;
+      case 'toolCall':
+        return this.toolCall(event.call);
+      case 'finished':
+        return this.finished(event.result);
+      case 'output':
+      case 'serverStateChanged':
+        // Output is taken whole from the finished result; server states are not history.
+        return;
+    }
+  }
+
+  queued(execution: ExecutionSummary): void {
+    const servers = JSON.stringify(execution.servers);
+    const limits = this.options.currentLimits?.();
+    const limitsJson = limits ? JSON.stringify(limits) : null;
+    const row = {
+      id: execution.id,
+      clientName: execution.client?.name ?? 'unknown',
+      clientVersion: execution.client?.version ?? null,
+      transport: execution.client?.transport ?? null,
+      code: execution.code,
+      servers,
+      limits: limitsJson,
+      timeoutSec: execution.timeoutSec,
+      queuedAt: execution.queuedAt,
+      host: this.options.identity.host,
+      pid: this.options.identity.pid,
+      size: ROW_OVERHEAD_BYTES + bytes(execution.code) + bytes(servers) + bytes(limitsJson),
+    };
+    if (execution.servers.length === 0) {
+      this.insertQueued.run(row);
+      return;
+    }
+    this.db.transaction(() => {
+      const { changes, lastInsertRowid } = this.insertQueued.run(row);
+      if (changes === 0) return;
+      for (const server of new Set(execution.servers)) this.insertServer.run([server, lastInsertRowid]);
+    });
+  }
+
+  finished(result: ExecutionResult): void {
+    const stdout = capStream(result.stdout);
+    const stderr = capStream(result.stderr);
+    const error = result.message ?? null;
+    this.upsertFinished.run({
+      id: result.id,
+      limits: JSON.stringify(result.limits),
+      timeoutSec: result.timeoutSec,
+      status: result.exitReason,
+      exitCode: result.exitCode,
+      queuedAt: result.queuedAt,
+      startedAt: result.startedAt,
+      finishedAt: result.finishedAt,
+      durationMs: result.durationMs,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      stdoutTruncated: result.stdoutTruncated || stdout.cut ? 1 : 0,
+      stderrTruncated: result.stderrTruncated || stderr.cut ? 1 : 0,
+      error,
+      containerName: result.containerName ?? null,
+      host: this.options.identity.host,
+      pid: this.options.identity.pid,
+      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error),
+    });
+  }
+
+  toolCall(call: ToolCallRecord): void {
+    this.db.transaction(() => {
+      const { changes } = this.insertToolCall.run({
+        id: call.executionId,
+        server: call.server,
+        tool: call.tool,
+        startedAt: call.startedAt,
+        durationMs: call.durationMs,
+        isError: call.isError ? 1 : 0,
+        bytesIn: call.bytesIn,
+        bytesOut: call.bytesOut,
+        error: call.error ?? null,
+      });
+      if (changes > 0) this.addSize.run([TOOL_CALL_BYTES + bytes(call.error), call.executionId]);
+    });
+  }
+}

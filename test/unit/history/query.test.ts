@@ -1,0 +1,56 @@
+// The reader's small languages: cursors, search text to FTS5, snippet markers to parts.
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor, HIT_CLOSE, HIT_OPEN, parseSnippet, snippetText, toFtsQuery } from '../../../electron/history/history-query.js';
+
+describe('cursor', () => {
+  it('round-trips and is opaque (URL-safe)', () => {
+    const c = encodeCursor({ queuedAt: 1_795_000_000_123, seq: 42 });
+    expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeCursor(c)).toEqual({ queuedAt: 1_795_000_000_123, seq: 42 });
+  });
+
+  it.each(['', 'abc', Buffer.from('[1]').toString('base64url'), Buffer.from('[1.5,2]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')])(
+    'rejects %j as an invalid request',
+    (bad) => {
+      expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    },
+  );
+});
+
+describe('toFtsQuery', () => {
+  it.each([
+    ['pandas', '"pandas"'],
+    ['  read_csv   frame ', '"read_csv" "frame"'],
+    ['say "hi"', '"say" """hi"""'],
+    ['quetz*', '"quetz"*'],
+    ['NEAR( OR -x', '"NEAR(" "OR" "-x"'],
+    ['é', '"é"'],
+  ])('%j → %s', (input, expected) => {
+    expect(toFtsQuery(input)).toBe(expected);
+  });
+
+  it('drops terms with nothing to match, returning null when none is left', () => {
+    expect(toFtsQuery('* ( " ')).toBeNull();
+    expect(toFtsQuery('')).toBeNull();
+    expect(toFtsQuery('( x')).toBe('"x"');
+  });
+});
+
+describe('snippets', () => {
+  it('splits marked text into plain and hit parts', () => {
+    expect(parseSnippet(`…the ${HIT_OPEN}answer${HIT_CLOSE} is ${HIT_OPEN}42${HIT_CLOSE}`)).toEqual([
+      { text: '…the ', hit: false },
+      { text: 'answer', hit: true },
+      { text: ' is ', hit: false },
+      { text: '42', hit: true },
+    ]);
+    expect(parseSnippet('no hits')).toEqual([{ text: 'no hits', hit: false }]);
+    expect(parseSnippet('')).toEqual([]);
+  });
+
+  it('renders as text with brackets or any markers', () => {
+    const parts = parseSnippet(`a ${HIT_OPEN}b${HIT_CLOSE} c`);
+    expect(snippetText(parts)).toBe('a [b] c');
+    expect(snippetText(parts, '\u001b[1m', '\u001b[22m')).toBe('a \u001b[1mb\u001b[22m c');
+  });
+});
