@@ -4,6 +4,7 @@ import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { withAppChecks } from './app-health.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { createLogger } from './logger.js';
 import { packageInfo } from './package-info.js';
@@ -93,7 +94,7 @@ export function createCore(options: {
     warnings,
     runtime,
     engine,
-    health: ({ probe = true } = {}) => collectHealth(runtime, engine.owner, engine.spec(), { probe }),
+    health: async ({ probe = true } = {}) => withAppChecks(await collectHealth(runtime, engine.owner, engine.spec(), { probe }), history.health(), warnings),
     dispose: async (graceMs) => {
       watcher?.dispose();
       await engine.dispose(graceMs);

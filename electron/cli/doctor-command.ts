@@ -21,6 +21,7 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print the report as JSON')
     .action(async (opts: { json?: boolean }) => {
       const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      await core.history.start();
       const report = await core.health({ probe: true });
       process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatHealth(report));
       await core.dispose();

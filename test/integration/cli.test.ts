@@ -119,6 +119,7 @@ describe.skipIf(!sandbox.available)('sandbar run and doctor against real contain
     expect(report.checks.find((c: { id: string }) => c.id === 'enforced.seccomp').detail).toMatch(/^seccomp: Sandbar profile/);
     expect(report.runtime).toMatchObject({ name: expect.stringMatching(/podman|docker/), version: expect.any(String), rootless: expect.any(Boolean), cgroupVersion: expect.any(Number), ociRuntime: expect.any(String) });
     expect(report.image).toEqual({ name: sandbox.image, present: true });
+    expect(report.checks.find((c: { id: string }) => c.id === 'history')).toMatchObject({ status: 'ok', detail: expect.stringContaining('history.db') });
     expect(report.ok).toBe(true);
     expect(r.status).toBe(0);
   });

@@ -1,0 +1,31 @@
+// Health checks of the app around the engine: the history database and the settings file. They inform;
+// they never make the report unsafe (running code safely does not depend on them).
+import type { HealthCheck, HealthReport } from '../shared/health.js';
+import type { HistoryHealth } from './history/history-types.js';
+
+export function historyCheck(history: HistoryHealth): HealthCheck {
+  const base = { id: 'history', label: 'Execution history' };
+  if (!history.available) {
+    return { ...base, status: 'fail', detail: `Not recording: ${history.error ?? 'the database did not open'}`, hint: `Check that ${history.file} is writable; runs still work without history.` };
+  }
+  if (history.recovered) {
+    return {
+      ...base,
+      status: 'warn',
+      detail: `The database was damaged (${history.recovered.reason}); it was moved to ${history.recovered.movedTo} and a fresh one was started.`,
+      hint: 'Nothing to do; the old file is kept in case you want to inspect it.',
+    };
+  }
+  if (history.writeErrors > 0) {
+    return { ...base, status: 'warn', detail: `${history.writeErrors} events could not be recorded: ${history.error ?? ''}`.trim(), hint: 'Check free disk space.' };
+  }
+  return { ...base, status: 'ok', detail: `Recording to ${history.file}` };
+}
+
+export function settingsChecks(warnings: readonly string[]): HealthCheck[] {
+  return warnings.map((detail, i) => ({ id: `settings.${i}`, label: 'Settings file', status: 'warn', detail, hint: 'Open the settings and save them again.' }));
+}
+
+export function withAppChecks(report: HealthReport, history: HistoryHealth, warnings: readonly string[]): HealthReport {
+  return { ...report, checks: [...report.checks, historyCheck(history), ...settingsChecks(warnings)] };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { historyCheck, settingsChecks, withAppChecks } from '../../electron/app-health.js';
+import type { HealthReport } from '../../shared/health.js';
+
+const healthy = { available: true, file: '/h/history.db', driver: 'better-sqlite3', recovered: null, error: null, writeErrors: 0 };
+
+describe('app health checks', () => {
+  it('reports a recording history as ok, a recovered one as a warning, an unavailable one as failing', () => {
+    expect(historyCheck(healthy)).toEqual({ id: 'history', label: 'Execution history', status: 'ok', detail: 'Recording to /h/history.db' });
+    const recovered = historyCheck({ ...healthy, recovered: { movedTo: '/h/history.db.corrupt-x', reason: 'file is not a database' } });
+    expect(recovered.status).toBe('warn');
+    expect(recovered.detail).toContain('/h/history.db.corrupt-x');
+    const down = historyCheck({ ...healthy, available: false, error: 'EACCES' });
+    expect(down).toMatchObject({ status: 'fail', detail: 'Not recording: EACCES' });
+    expect(down.hint).toContain('/h/history.db');
+  });
+
+  it('turns settings warnings into checks and never changes whether code can run safely', () => {
+    expect(settingsChecks(['moved aside'])).toEqual([{ id: 'settings.0', label: 'Settings file', status: 'warn', detail: 'moved aside', hint: 'Open the settings and save them again.' }]);
+    const report = { ok: true, checks: [] } as unknown as HealthReport;
+    const merged = withAppChecks(report, { ...healthy, available: false, error: 'x' }, ['w']);
+    expect(merged.ok).toBe(true);
+    expect(merged.checks.map((c) => c.id)).toEqual(['history', 'settings.0']);
+  });
+});
