@@ -41,7 +41,7 @@ interface ItemRow {
   snippet?: string;
 }
 
-interface DetailRow extends Omit<ItemRow, 'code_preview' | 'snippet' | 'tool_calls'> {
+interface DetailRow extends BaseRow {
   code: string;
   limits: string | null;
   timeout_sec: number | null;
@@ -76,12 +76,14 @@ function parseServers(json: string): string[] {
   }
 }
 
-function toItem(row: ItemRow): HistoryItem {
+type BaseRow = Omit<ItemRow, 'code_preview' | 'snippet' | 'tool_calls'>;
+
+/** The fields a listing row and a detail share. */
+function baseFields(row: BaseRow) {
   return {
     id: row.id,
     client: { name: row.client_name, version: row.client_version },
     transport: row.transport,
-    codePreview: row.code_preview,
     servers: parseServers(row.servers),
     status: row.status,
     exitReason: row.exit_reason,
@@ -91,6 +93,13 @@ function toItem(row: ItemRow): HistoryItem {
     finishedAt: row.finished_at,
     durationMs: row.duration_ms,
     error: row.error,
+  };
+}
+
+function toItem(row: ItemRow): HistoryItem {
+  return {
+    ...baseFields(row),
+    codePreview: row.code_preview,
     toolCallCount: row.tool_calls,
     ...(row.snippet !== undefined ? { snippet: parseSnippet(row.snippet) } : {}),
   };
@@ -170,21 +179,10 @@ export class HistoryReader {
       error: t.error,
     }));
     return {
-      id: row.id,
-      client: { name: row.client_name, version: row.client_version },
-      transport: row.transport,
+      ...baseFields(row),
       code: row.code,
-      servers: parseServers(row.servers),
       limits: row.limits ? (JSON.parse(row.limits) as Limits) : null,
       timeoutSec: row.timeout_sec,
-      status: row.status,
-      exitReason: row.exit_reason,
-      exitCode: row.exit_code,
-      queuedAt: row.queued_at,
-      startedAt: row.started_at,
-      finishedAt: row.finished_at,
-      durationMs: row.duration_ms,
-      error: row.error,
       stdout: row.stdout,
       stderr: row.stderr,
       stdoutTruncated: row.stdout_truncated !== 0,
