@@ -1,7 +1,7 @@
 // Health checks of the app around the engine: the history database and the settings file. They inform;
 // they never make the report unsafe (running code safely does not depend on them).
 import type { HealthCheck, HealthReport } from '../shared/health.js';
-import type { HistoryHealth } from './history/history-types.js';
+import type { HistoryHealth } from '../shared/history.js';
 
 export function historyCheck(history: HistoryHealth): HealthCheck {
   const base = { id: 'history', label: 'Execution history' };

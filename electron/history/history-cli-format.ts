@@ -2,7 +2,7 @@
 // the command itself (electron/cli) only opens the store and prints.
 import { AppError } from '../../shared/errors.js';
 import { snippetText } from './history-query.js';
-import { HISTORY_STATUSES, isHistoryStatus, type HistoryItem, type HistoryPage, type HistoryQuery } from './history-types.js';
+import { HISTORY_STATUSES, isHistoryStatus, type HistoryItem, type HistoryPage, type HistoryQuery } from '../../shared/history.js';
 
 export interface HistoryFlags {
   limit?: string | number;

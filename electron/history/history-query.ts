@@ -1,7 +1,7 @@
 // The small languages of the history reader: the opaque page cursor, search text to FTS5 syntax, and
 // snippets marked by SQLite turned into parts the panel can render without parsing HTML.
 import { AppError } from '../../shared/errors.js';
-import type { SnippetPart } from './history-types.js';
+import type { SnippetPart } from '../../shared/history.js';
 
 export interface CursorPosition {
   queuedAt: number;

@@ -12,7 +12,7 @@ import {
   type HistoryStatus,
   type HistoryToolCall,
   type StatusCounts,
-} from './history-types.js';
+} from '../../shared/history.js';
 import type { SqlDriver, SqlStatement, SqlValue } from './sqlite-driver.js';
 
 export const DEFAULT_PAGE_SIZE = 50;

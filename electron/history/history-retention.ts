@@ -1,7 +1,7 @@
 // Keeps history within its age and size limits, and clears it on request. Deletes run in small batches,
 // each its own transaction, so another process writing the same database never waits long for the lock
 // and the store can yield to the event loop between batches.
-import type { PruneResult, RetentionPolicy } from './history-types.js';
+import type { PruneResult, RetentionPolicy } from '../../shared/history.js';
 import type { SqlDriver, SqlStatement } from './sqlite-driver.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

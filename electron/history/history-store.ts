@@ -19,7 +19,7 @@ import {
   type PruneResult,
   type RetentionPolicy,
   type StatusCounts,
-} from './history-types.js';
+} from '../../shared/history.js';
 import { HistoryWriter, type WriterIdentity } from './history-writer.js';
 import { markInterrupted } from './interrupted-runs.js';
 import { SCHEMA_VERSION } from './migrations.js';

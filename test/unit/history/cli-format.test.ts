@@ -1,7 +1,7 @@
 // `sandbar history`: flags to a query, a page to a table or JSON.
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatHistoryJson, formatHistoryTable, historyQueryFromFlags } from '../../../electron/history/history-cli-format.js';
-import type { HistoryItem, HistoryPage } from '../../../electron/history/history-types.js';
+import type { HistoryItem, HistoryPage } from '../../../shared/history.js';
 
 const item = (over: Partial<HistoryItem>): HistoryItem => ({
   id: '0f8e2c1a-1111-2222-3333-444455556666',

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryStore } from '../../../electron/history/history-store.js';
-import type { HistoryQuery } from '../../../electron/history/history-types.js';
+import type { HistoryQuery } from '../../../shared/history.js';
 import { snippetText } from '../../../electron/history/history-query.js';
 import { openStore, recordRun, tempDir } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // What the history store records and answers: the shapes the panel, the CLI and health read.
-import type { ExitReason } from '../../shared/execution.js';
-import type { Limits } from '../../shared/limits.js';
+import type { ExitReason } from './execution.js';
+import type { Limits } from './limits.js';
 
 /** A finished run's status is its exit reason; the other three are runs not (or never) finished. */
 export const HISTORY_STATUSES = ['queued', 'running', 'interrupted', 'success', 'error', 'timeout', 'memory', 'cancelled', 'output_limit', 'runtime_error'] as const;

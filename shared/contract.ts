@@ -1,0 +1,270 @@
+// The panel's control API: every method (zod-checked arguments, typed result) and every event, defined
+// once. The router implements it, the IPC and HTTP/SSE transports carry it, the preload exposes it and the
+// renderer's api client calls it; all of them derive their types from this file.
+import { z } from 'zod';
+import type { EngineEvent, ExecutionResult, ExecutionSummary, ToolCallRecord } from './execution.js';
+import type { ErrorCode } from './errors.js';
+import type { HealthReport } from './health.js';
+import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
+import type { ServerState, ToolInfo } from './proxy.js';
+import type { Settings } from './settings.js';
+
+/** A phantom marker: the result type of a method lives only in the type system. */
+const returns = <T>() => undefined as unknown as T;
+
+const id = z.object({ id: z.string().min(1, 'must name an execution') });
+const name = z.object({ name: z.string().min(1, 'must name a server') });
+const none = z.object({}).strict();
+
+export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf'] as const;
+export type ClientId = (typeof CLIENT_IDS)[number];
+const clientChange = z.object({ id: z.enum(CLIENT_IDS), action: z.enum(['add', 'remove']) });
+
+export const HistoryQuerySchema = z
+  .object({
+    limit: z.number().int().min(1).max(500).optional(),
+    cursor: z.string().optional(),
+    status: z.array(z.string()).optional(),
+    client: z.string().optional(),
+    server: z.string().optional(),
+    from: z.number().optional(),
+    to: z.number().optional(),
+    search: z.string().max(500, 'search text is limited to 500 characters').optional(),
+  })
+  .strict();
+
+// ---- result shapes -------------------------------------------------------------------------------
+
+/** A finished run without its output (the output streams separately, by subscription). */
+export type FinishedExecution = Omit<ExecutionResult, 'stdout' | 'stderr'> & { code: string; servers: string[]; client?: ExecutionSummary['client'] };
+
+export interface PoolState {
+  size: number;
+  ready: number;
+  starting: number;
+  lastError: string | null;
+}
+
+export interface RunningExecution extends ExecutionSummary {
+  startedAt: number | null;
+  containerName?: string;
+  /** Memory in use, sampled about once a second while the run goes; null until the first sample. */
+  memoryBytes: number | null;
+}
+
+export interface LiveSnapshot {
+  running: RunningExecution[];
+  queued: ExecutionSummary[];
+  /** The last finished runs, newest first (at most 20). */
+  recent: FinishedExecution[];
+  pool: PoolState;
+  /** New runs are refused while paused (tray or panel). */
+  paused: boolean;
+  memoryLimitBytes: number;
+}
+
+export interface OutputBuffer {
+  id: string;
+  /** What was captured so far (the live tail, at most 256 KiB per stream). */
+  stdout: string;
+  stderr: string;
+  /** True when the live tail dropped its beginning. */
+  clipped: boolean;
+}
+
+export interface SettingsView {
+  settings: Settings;
+  defaults: Settings;
+  /** Fields set by an environment variable or a command-line flag: shown, but not editable here. */
+  locked: { path: string; source: string }[];
+  file: string;
+}
+
+export interface SettingsChange {
+  settings: Settings;
+  /** Dotted paths whose values changed (`limits.memory`, `httpPort`). */
+  changed: string[];
+}
+
+export interface ServerView {
+  name: string;
+  source: string;
+  transport: 'stdio' | 'http';
+  description: string;
+  policy: 'allow' | 'deny';
+  state: ServerState;
+  toolCount: number | null;
+  lastError: string | null;
+}
+
+export interface ClientView {
+  id: ClientId;
+  label: string;
+  file: string;
+  exists: boolean;
+  installed: boolean;
+  configured: 'no' | 'yes' | 'stale';
+  transport: 'http' | 'stdio';
+  error: string | null;
+}
+
+export interface ClientChangePreview {
+  id: ClientId;
+  action: 'add' | 'remove';
+  file: string;
+  /** Unified diff; the token is masked. */
+  diff: string;
+  changed: boolean;
+}
+
+export interface ClientChangeResult extends ClientChangePreview {
+  backup: string | null;
+}
+
+export interface EndpointInfo {
+  /** The MCP endpoint (`http://127.0.0.1:PORT/mcp`); null when the listener is down. */
+  url: string | null;
+  port: number;
+  listening: boolean;
+  /** Why it is not listening (port in use, for example). */
+  error: string | null;
+  tokenFile: string;
+  sessions: number;
+}
+
+export interface ImagePullProgress {
+  image: string;
+  phase: 'pulling' | 'done' | 'failed';
+  /** The runtime's last progress line. */
+  line: string;
+  /** 0..1 when the runtime reports sizes, else null. */
+  fraction: number | null;
+  error: string | null;
+}
+
+export interface HistoryFacets {
+  clients: string[];
+  servers: string[];
+  statuses: HistoryStatus[];
+}
+
+// ---- methods -------------------------------------------------------------------------------------
+
+export const methods = {
+  'executions.list': { args: HistoryQuerySchema, result: returns<HistoryPage>() },
+  'executions.get': { args: id, result: returns<HistoryDetail | null>() },
+  'executions.facets': { args: none, result: returns<HistoryFacets>() },
+  'executions.cancel': { args: id, result: returns<{ cancelled: boolean }>() },
+  'executions.rerun': { args: id, result: returns<{ id: string }>() },
+  'live.snapshot': { args: none, result: returns<LiveSnapshot>() },
+  'live.setPaused': { args: z.object({ paused: z.boolean() }).strict(), result: returns<{ paused: boolean }>() },
+  'output.subscribe': { args: id, result: returns<OutputBuffer | null>() },
+  'output.unsubscribe': { args: id, result: returns<{ ok: true }>() },
+  'settings.get': { args: none, result: returns<SettingsView>() },
+  /** A partial settings object (nested objects are merged); refused field by field when invalid. */
+  'settings.update': { args: z.object({ patch: z.record(z.string(), z.unknown()) }).strict(), result: returns<SettingsChange>() },
+  'health.get': { args: none, result: returns<HealthReport | null>() },
+  'health.probe': { args: none, result: returns<HealthReport>() },
+  'image.pull': { args: z.object({ image: z.string().trim().min(1).optional() }).strict(), result: returns<{ started: boolean; image: string }>() },
+  'servers.list': { args: none, result: returns<ServerView[]>() },
+  'servers.tools': { args: name, result: returns<ToolInfo[]>() },
+  'servers.allow': { args: name, result: returns<ServerView[]>() },
+  'servers.deny': { args: name, result: returns<ServerView[]>() },
+  'servers.restart': { args: name, result: returns<ServerView[]>() },
+  'clients.detect': { args: none, result: returns<ClientView[]>() },
+  'clients.preview': { args: clientChange, result: returns<ClientChangePreview>() },
+  'clients.configure': { args: clientChange, result: returns<ClientChangeResult>() },
+  'endpoint.info': { args: none, result: returns<EndpointInfo>() },
+  'endpoint.token': { args: none, result: returns<{ token: string }>() },
+  'endpoint.rotateToken': { args: none, result: returns<{ token: string }>() },
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type MethodArgs<M extends MethodName> = z.input<Methods[M]['args']>;
+export type MethodResult<M extends MethodName> = Methods[M]['result'];
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+export function isMethodName(value: string): value is MethodName {
+  return Object.hasOwn(methods, value);
+}
+
+// ---- events --------------------------------------------------------------------------------------
+
+export interface Events {
+  'execution.queued': Extract<EngineEvent, { type: 'queued' }>;
+  'execution.started': Extract<EngineEvent, { type: 'started' }>;
+  'execution.finished': { result: FinishedExecution };
+  'execution.toolCall': { call: ToolCallRecord };
+  /** Memory samples of the running executions. */
+  'execution.stats': { samples: { id: string; memoryBytes: number }[] };
+  /** Output of subscribed executions, batched about every 50 ms; chunks arrive in order. */
+  'output.chunk': { id: string; stdout: string; stderr: string };
+  'live.changed': { paused: boolean; pool: PoolState; running: number; queued: number };
+  'health.changed': HealthReport;
+  'settings.changed': SettingsChange;
+  'server.state': { servers: ServerView[] };
+  'image.pullProgress': ImagePullProgress;
+  'endpoint.changed': EndpointInfo;
+}
+
+export type EventName = keyof Events;
+export const EVENT_NAMES = [
+  'execution.queued',
+  'execution.started',
+  'execution.finished',
+  'execution.toolCall',
+  'execution.stats',
+  'output.chunk',
+  'live.changed',
+  'health.changed',
+  'settings.changed',
+  'server.state',
+  'image.pullProgress',
+  'endpoint.changed',
+] as const satisfies readonly EventName[];
+
+export interface EventMessage<E extends EventName = EventName> {
+  event: E;
+  /** Increases by one per message on a connection: a gap means something was dropped. */
+  seq: number;
+  data: Events[E];
+}
+
+// ---- the wire ------------------------------------------------------------------------------------
+
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+  /** Field-level messages keyed by dotted path (`limits.memory`), for settings and argument errors. */
+  fields?: Record<string, string>;
+}
+
+/** Every call over every transport answers with this envelope. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+/** What the renderer sees: `window.sandbar` in Electron, the HTTP client in a browser. */
+export interface SandbarApi {
+  call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>>;
+  on<E extends EventName>(event: E, listener: (data: Events[E]) => void): () => void;
+}
+
+/** The preload's surface: one function per method, one subscriber per event, nothing else. */
+export type PreloadApi = {
+  methods: { [M in MethodName]: (args: MethodArgs<M>) => Promise<Envelope<MethodResult<M>>> };
+  events: { [E in EventName]: (listener: (data: Events[E]) => void) => () => void };
+};
+
+/** IPC channel names, derived so nobody spells them twice. */
+export const ipcChannel = {
+  call: (method: MethodName) => `sandbar:call:${method}`,
+  event: 'sandbar:event',
+} as const;
+
+/** HTTP paths of the same API under `sandbar serve`. */
+export const httpApi = {
+  call: (method: MethodName) => `/api/call/${method}`,
+  events: '/api/events',
+  /** Sent with calls so per-connection state (output subscriptions) binds to the SSE stream. */
+  connectionHeader: 'x-sandbar-connection',
+} as const;
