@@ -163,6 +163,8 @@ export const methods = {
   'settings.get': { args: none, result: returns<SettingsView>() },
   /** A partial settings object (nested objects are merged); refused field by field when invalid. */
   'settings.update': { args: z.object({ patch: z.record(z.string(), z.unknown()) }).strict(), result: returns<SettingsChange>() },
+  /** The container command line these limits would produce (for the Limits view); invalid limits are refused by field. */
+  'settings.previewFlags': { args: z.object({ limits: z.record(z.string(), z.unknown()) }).strict(), result: returns<{ argv: string[] }>() },
   'health.get': { args: none, result: returns<HealthReport | null>() },
   'health.probe': { args: none, result: returns<HealthReport>() },
   'image.pull': { args: z.object({ image: z.string().trim().min(1).optional() }).strict(), result: returns<{ started: boolean; image: string }>() },

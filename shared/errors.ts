@@ -13,10 +13,13 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class AppError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  /** Field-level messages keyed by dotted path (`limits.memory`): an invalid settings update, for example. */
+  readonly fields: Record<string, string> | undefined;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; fields?: Record<string, string> }) {
     super(message, options);
     this.name = 'AppError';
     this.code = code;
+    this.fields = options?.fields;
   }
 }
 

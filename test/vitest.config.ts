@@ -11,7 +11,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 },
+        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], testTimeout: 20_000 },
       },
       {
         extends: true,
