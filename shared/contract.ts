@@ -2,7 +2,7 @@
 // once. The router implements it, the IPC and HTTP/SSE transports carry it, the preload exposes it and the
 // renderer's api client calls it; all of them derive their types from this file.
 import { z } from 'zod';
-import type { EngineEvent, ExecutionResult, ExecutionSummary, ToolCallRecord } from './execution.js';
+import type { EngineEvent, ExecutionResult, ExecutionSummary, PoolState, ToolCallRecord } from './execution.js';
 import type { ErrorCode } from './errors.js';
 import type { HealthReport } from './health.js';
 import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
@@ -37,13 +37,6 @@ export const HistoryQuerySchema = z
 
 /** A finished run without its output (the output streams separately, by subscription). */
 export type FinishedExecution = Omit<ExecutionResult, 'stdout' | 'stderr'> & { code: string; servers: string[]; client?: ExecutionSummary['client'] };
-
-export interface PoolState {
-  size: number;
-  ready: number;
-  starting: number;
-  lastError: string | null;
-}
 
 export interface RunningExecution extends ExecutionSummary {
   startedAt: number | null;

@@ -75,10 +75,20 @@ export interface ToolCallRecord {
   error?: string;
 }
 
+/** The warm pool: containers kept booted (`ready`) or booting (`starting`) towards `size`. */
+export interface PoolState {
+  size: number;
+  ready: number;
+  starting: number;
+  lastError: string | null;
+}
+
 export type EngineEvent =
   | { type: 'queued'; execution: ExecutionSummary; position: number }
   | { type: 'toolCall'; call: ToolCallRecord }
   | { type: 'serverStateChanged'; server: string; state: 'stopped' | 'starting' | 'ready' | 'crashed'; error: string | null }
   | { type: 'started'; id: string; at: number; containerName: string; warm: boolean }
   | { type: 'output'; id: string; stream: Stream; data: string }
-  | { type: 'finished'; result: ExecutionResult };
+  | { type: 'finished'; result: ExecutionResult }
+  | { type: 'poolChanged'; pool: PoolState }
+  | { type: 'pausedChanged'; paused: boolean };

@@ -193,6 +193,14 @@ export class HistoryReader {
     };
   }
 
+  /** The values the panel's filters offer: every client and server that appears in the history. */
+  facets(): { clients: string[]; servers: string[] } {
+    // Both read an index only (executions_client, the execution_servers primary key).
+    const clients = this.statement('SELECT DISTINCT client_name AS v FROM executions ORDER BY v').all<{ v: string }>();
+    const servers = this.statement('SELECT DISTINCT server AS v FROM execution_servers ORDER BY v').all<{ v: string }>();
+    return { clients: clients.map((r) => r.v), servers: servers.map((r) => r.v) };
+  }
+
   /** Every status with its number of runs (zeros included), optionally only runs queued since `since`. */
   countByStatus(since?: number): StatusCounts {
     const counts = Object.fromEntries(HISTORY_STATUSES.map((s) => [s, 0])) as StatusCounts;

@@ -137,6 +137,15 @@ export class HistoryStore {
     return this.ready().reader.get(id);
   }
 
+  facets(): { clients: string[]; servers: string[] } {
+    return this.ready().reader.facets();
+  }
+
+  /** A settings change: the next pass (hourly, or `prune()`) applies the new policy. */
+  setRetention(retention: RetentionPolicy): void {
+    this.options.retention = retention;
+  }
+
   countByStatus(since?: number): StatusCounts {
     return this.ready().reader.countByStatus(since);
   }

@@ -87,7 +87,9 @@ export class HistoryWriter {
         return this.finished(event.result);
       case 'output':
       case 'serverStateChanged':
-        // Output is taken whole from the finished result; server states are not history.
+      case 'poolChanged':
+      case 'pausedChanged':
+        // Output is taken whole from the finished result; server, pool and pause states are not history.
         return;
     }
   }

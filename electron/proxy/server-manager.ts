@@ -1,7 +1,8 @@
 // Owns one supervised connection per discovered server (never per request), decides which servers a
 // sandbox may see (policy), prepares a run's servers, and answers the sandbox's host calls for exactly
 // the servers that run loaded: forged frames gain nothing beyond that allow-list.
-import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState } from '../../shared/proxy.js';
+import { AppError } from '../../shared/errors.js';
+import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState, ToolInfo } from '../../shared/proxy.js';
 import type { EngineEvent } from '../../shared/execution.js';
 import type { RpcHandler } from '../sandbox/execution.js';
 import { ServerConnection } from './server-connection.js';
@@ -113,6 +114,33 @@ export class ServerManager {
     };
   }
 
+  /** A server's tools as it lists them now (the panel's tool view); starts the server if needed. */
+  async tools(name: string): Promise<ToolInfo[]> {
+    this.requireKnown(name);
+    return this.connection(name).liveTools();
+  }
+
+  /** Stops the server's client and starts a fresh one; a failed start is reported in its state. */
+  async restart(name: string): Promise<void> {
+    this.requireKnown(name);
+    const old = this.connections.get(name);
+    this.connections.delete(name);
+    await old?.stop();
+    await this.connection(name).ensureStarted().catch(() => {
+      // The connection records the failure as its state and last error, which the panel shows.
+    });
+  }
+
+  /** After a policy change: a server that is now denied is stopped at once. */
+  applyPolicies(): void {
+    for (const [name, connection] of this.connections) {
+      if (this.options.policy(name) === 'deny') {
+        this.connections.delete(name);
+        void connection.stop();
+      }
+    }
+  }
+
   async dispose(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
@@ -142,6 +170,11 @@ export class ServerManager {
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  private requireKnown(name: string): void {
+    if (!this.discovery.servers.some((s) => s.name === name)) throw new AppError('invalid_request', `No MCP server named '${name}' was discovered`);
+    if (this.options.policy(name) === 'deny') throw new AppError('invalid_request', `Server '${name}' is denied; allow it first`);
   }
 
   private connection(name: string): ServerConnection {

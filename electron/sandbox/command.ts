@@ -34,6 +34,40 @@ export async function runCommand(
   };
 }
 
+/** Runs a command to its end, handing each line of stdout and stderr to `onLine` as it arrives. */
+export async function runStreaming(
+  file: string,
+  args: readonly string[],
+  onLine: (line: string) => void,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<CommandResult> {
+  const child = execa(file, args, {
+    reject: false,
+    timeout: options.timeoutMs ?? 60_000,
+    windowsHide: true,
+    stripFinalNewline: true,
+    all: true,
+    ...(options.signal ? { cancelSignal: options.signal } : {}),
+  });
+  let pending = '';
+  child.all?.on('data', (chunk: Buffer) => {
+    // Progress bars redraw with \r: each redraw is a line for the panel.
+    const parts = (pending + chunk.toString('utf8')).split(/\r\n|\r|\n/);
+    pending = parts.pop() ?? '';
+    for (const part of parts) if (part.trim()) onLine(part);
+  });
+  const result = await child;
+  if (pending.trim()) onLine(pending);
+  const notStarted = result.exitCode === undefined && !result.timedOut && !result.isCanceled;
+  return {
+    exitCode: result.exitCode ?? null,
+    stdout: typeof result.stdout === 'string' ? result.stdout : '',
+    stderr: typeof result.stderr === 'string' ? result.stderr : '',
+    timedOut: result.timedOut,
+    ...(notStarted || result.timedOut || result.isCanceled ? { spawnError: result.shortMessage } : {}),
+  };
+}
+
 export interface ProcessExit {
   exitCode: number | null;
   signal: string | null;

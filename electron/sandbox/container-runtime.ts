@@ -2,7 +2,8 @@
 // its CLI. A runtime that is missing now is looked for again on the next call, so installing one later
 // needs no restart.
 import { AppError, errorMessage } from '../../shared/errors.js';
-import { runCommand, spawnAttached, type AttachedProcess } from './command.js';
+import { runCommand, runStreaming, spawnAttached, type AttachedProcess } from './command.js';
+import { parseStats, type ContainerMemory } from './container-stats.js';
 import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
 import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
@@ -104,6 +105,29 @@ export class ContainerRuntime {
     await runCommand(info.path, ['kill', '--signal', 'KILL', name], { timeoutMs: 15_000 });
   }
 
+  /** Memory in use by these running containers; containers that are gone are left out. */
+  async memoryUsage(names: readonly string[]): Promise<ContainerMemory[]> {
+    if (names.length === 0) return [];
+    const info = await this.resolve();
+    const format = info.name === 'podman' ? 'json' : '{{json .}}';
+    const result = await runCommand(info.path, ['stats', '--no-stream', '--format', format, ...names], { timeoutMs: 10_000 });
+    // One container may have ended between listing and sampling: the others still count.
+    return parseStats(result.stdout);
+  }
+
+  /**
+   * Pulls an image, reporting the runtime's progress lines as they come. Resolves when done; throws an
+   * AppError with the runtime's message when the pull fails.
+   */
+  async pullImage(image: string, onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
+    const info = await this.resolve();
+    const result = await runStreaming(info.path, ['pull', image], onLine, { timeoutMs: 30 * 60_000, ...(signal ? { signal } : {}) });
+    if (result.exitCode !== 0) {
+      const why = result.spawnError ?? (lastLines(result.stderr) || `exit code ${result.exitCode}`);
+      throw new AppError('runtime_failed', `Pulling ${image} failed: ${why}`);
+    }
+  }
+
   /** Every container any Sandbar instance started, running or not. */
   async listOwned(): Promise<OwnedContainer[]> {
     const info = await this.resolve();
@@ -137,4 +161,8 @@ export function parseOwnedLine(line: string): OwnedContainer {
     pid: Number.isInteger(pid) && pid > 0 ? pid : null,
     host: labels.get(LABEL_HOST) ?? '',
   };
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' ').trim();
 }

@@ -13,6 +13,8 @@ import type { SandboxContainer } from './sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 
+export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
+
 export interface EngineConfig {
   limits: Limits;
   image: string;
@@ -67,6 +69,7 @@ export class Engine {
   private readonly cleanups = new Set<Promise<void>>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private stopped = false;
+  private pausedFlag = false;
 
   constructor(
     private readonly runtime: ContainerRuntime,
@@ -80,6 +83,7 @@ export class Engine {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
+      onChange: () => this.emit({ type: 'poolChanged', pool: this.pool.snapshot() }),
     });
   }
 
@@ -102,6 +106,17 @@ export class Engine {
     this.config = { ...this.config, ...patch };
     this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
     this.pump();
+  }
+
+  /** While paused, new runs are refused at once (with a message saying so); runs in flight go on. */
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
+
+  setPaused(paused: boolean): void {
+    if (paused === this.pausedFlag) return;
+    this.pausedFlag = paused;
+    this.emit({ type: 'pausedChanged', paused });
   }
 
   /** For producers beside the engine (the proxy) whose events belong on the same stream. */
@@ -147,6 +162,7 @@ export class Engine {
     this.queue.push(job);
     this.emit({ type: 'queued', execution: summary, position: this.queue.length - 1 + this.running.size });
     if (this.stopped) this.finish(job, this.notRun(job, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
+    else if (this.pausedFlag) this.finish(job, this.notRun(job, 'runtime_error', PAUSED_MESSAGE));
     else this.pump();
     return { id, result };
   }

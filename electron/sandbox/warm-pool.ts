@@ -1,6 +1,7 @@
 // Containers started ahead of need, each with the agent booted and waiting. A pooled container serves
 // exactly one execution and is then destroyed; it never carries anything from one run to the next.
 import { errorMessage } from '../../shared/errors.js';
+import type { PoolState } from '../../shared/execution.js';
 import { specKey, type ContainerFactory, type ContainerSpec } from './container-factory.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
@@ -17,14 +18,11 @@ export interface PoolOptions {
   maxIdleMs: number;
   /** The longest a run may last; pooled containers must outlive idle time plus one run. */
   maxRunSec: number;
+  /** Told whenever the snapshot may have changed (the panel shows refills as they happen). */
+  onChange?: () => void;
 }
 
-export interface PoolSnapshot {
-  size: number;
-  ready: number;
-  starting: number;
-  lastError: string | null;
-}
+export type PoolSnapshot = PoolState;
 
 const MAX_BACKOFF_MS = 30_000;
 const REFILL_DELAY_MS = 150;
@@ -52,6 +50,7 @@ export class WarmPool {
     if (changed) this.drainIdle();
     this.trim();
     this.refill();
+    this.changed();
   }
 
   snapshot(): PoolSnapshot {
@@ -70,6 +69,7 @@ export class WarmPool {
     if (index !== -1) {
       const [slot] = this.slots.splice(index, 1);
       clearTimeout(slot!.idleTimer);
+      this.changed();
       this.refillSoon();
       try {
         const container = await slot!.booting;
@@ -149,12 +149,14 @@ export class WarmPool {
       }),
     };
     this.slots.push(slot);
+    this.changed();
     slot.booting.then(
       (container) => {
         this.backoffMs = 0;
         this.lastError = null;
         if (!this.slots.includes(slot)) return;
         slot.container = container;
+        this.changed();
         slot.idleTimer = setTimeout(() => this.replace(slot), this.options.maxIdleMs);
         slot.idleTimer.unref();
         // A pooled container that dies while idle (killed from outside, agent backstop) is replaced.
@@ -178,7 +180,12 @@ export class WarmPool {
     const i = this.slots.indexOf(slot);
     if (i === -1) return false;
     this.slots.splice(i, 1);
+    this.changed();
     return true;
+  }
+
+  private changed(): void {
+    if (!this.disposed) this.options.onChange?.();
   }
 
   /** Failed boots back off (1 s doubling to 30 s) instead of spinning on a broken runtime. */

@@ -19,6 +19,13 @@ export interface HttpEndpointOptions {
   log: Logger;
   maxBodyBytes?: number;
   maxSessions?: number;
+  /** More routes on the same listener (the control API, the panel's files), after the Host/Origin checks. */
+  routes?: ExtraRoute[];
+}
+
+export interface ExtraRoute {
+  matches(path: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
 }
 
 interface Session {
@@ -70,7 +77,35 @@ export class HttpEndpoint {
     return this.sessions.size;
   }
 
+  get listening(): boolean {
+    return this.http?.listening === true;
+  }
+
   async start(): Promise<void> {
+    this.http = await this.listen(this.options.port);
+    this.boundPort = (this.http.address() as AddressInfo).port;
+  }
+
+  /**
+   * Moves to another port (a settings change): the new listener opens first, so a port in use leaves the
+   * old one serving and the error says why. MCP sessions belong to the old listener and end with it.
+   */
+  async relisten(port: number): Promise<void> {
+    const next = await this.listen(port);
+    const old = this.http;
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    this.http = next;
+    this.boundPort = (next.address() as AddressInfo).port;
+    await Promise.allSettled(sessions.map((s) => s.transport.close()));
+    if (old) {
+      const closed = new Promise<void>((resolve) => old.close(() => resolve()));
+      old.closeAllConnections();
+      await closed;
+    }
+  }
+
+  private async listen(port: number): Promise<HttpServer> {
     const http = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         this.options.log.error(`HTTP request failed: ${errorMessage(err)}`);
@@ -81,15 +116,14 @@ export class HttpEndpoint {
       http.once('error', (err: NodeJS.ErrnoException) =>
         reject(
           err.code === 'EADDRINUSE'
-            ? new AppError('invalid_config', `Port ${this.options.port} on 127.0.0.1 is already in use. Pass --port N, or --port 0 for a free one.`)
+            ? new AppError('invalid_config', `Port ${port} on 127.0.0.1 is already in use. Pass --port N, or --port 0 for a free one.`)
             : err,
         ),
       );
       // Loopback only: the endpoint is never reachable from another machine.
-      http.listen(this.options.port, '127.0.0.1', () => resolve());
+      http.listen(port, '127.0.0.1', () => resolve());
     });
-    this.http = http;
-    this.boundPort = (http.address() as AddressInfo).port;
+    return http;
   }
 
   /** New requests get 503 from now on; sessions stay open so in-flight answers still reach clients. */
@@ -116,7 +150,12 @@ export class HttpEndpoint {
       return send(res, 403, jsonRpcError(-32000, 'Forbidden: requests from this Origin are not allowed'));
     }
     const path = new URL(req.url ?? '/', `http://127.0.0.1:${port}`).pathname;
-    if (path !== '/mcp') return send(res, 404, jsonRpcError(-32000, `Not found: ${path}`));
+    if (path !== '/mcp') {
+      const route = this.options.routes?.find((r) => r.matches(path));
+      if (!route) return send(res, 404, jsonRpcError(-32000, `Not found: ${path}`));
+      if (this.closing) return send(res, 503, jsonRpcError(-32000, 'Sandbar is shutting down'));
+      return route.handle(req, res, path);
+    }
     if (!bearerMatches(req.headers.authorization, this.options.token())) {
       return send(res, 401, jsonRpcError(-32001, `Unauthorized: send "Authorization: Bearer <token>" (the token is in ${this.options.tokenFile})`), {
         'www-authenticate': 'Bearer realm="sandbar"',

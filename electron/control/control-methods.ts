@@ -1,0 +1,121 @@
+// The control API's methods, each a few lines over the services it needs. Validation already happened
+// in the router; errors thrown here are AppErrors whose messages reach the panel as they are.
+import type { ClientChangePreview, ClientChangeResult, ClientId, ClientView, EndpointInfo } from '../../shared/contract.js';
+import { AppError } from '../../shared/errors.js';
+import { HISTORY_STATUSES, isHistoryStatus, type HistoryQuery } from '../../shared/history.js';
+import { LimitsSchema, type Limits } from '../../shared/limits.js';
+import type { SettingsChange, SettingsView } from '../../shared/contract.js';
+import type { HistoryStore } from '../history/history-store.js';
+import type { ServerManager } from '../proxy/server-manager.js';
+import type { Engine } from '../sandbox/engine.js';
+import type { HealthMonitor } from './health-monitor.js';
+import type { ImagePuller } from './image-puller.js';
+import type { LiveMonitor } from './live-monitor.js';
+import { zodFields, type MethodTable } from './router.js';
+
+export interface SettingsControl {
+  get(): import('../../shared/settings.js').Settings;
+  view(): SettingsView;
+  update(patch: Record<string, unknown>): SettingsChange;
+}
+
+export interface ClientsControl {
+  detect(): Promise<ClientView[]>;
+  preview(id: ClientId, action: 'add' | 'remove'): Promise<ClientChangePreview>;
+  apply(id: ClientId, action: 'add' | 'remove'): Promise<ClientChangeResult>;
+}
+
+export interface EndpointControl {
+  info(): EndpointInfo;
+  token(): string;
+  rotateToken(): string;
+}
+
+export interface ControlServices {
+  engine: Engine;
+  history: HistoryStore;
+  servers: ServerManager;
+  settings: SettingsControl;
+  live: LiveMonitor;
+  health: HealthMonitor;
+  images: ImagePuller;
+  clients: ClientsControl;
+  endpoint: EndpointControl;
+  /** Runs code again as the panel (servers prepared and proxied like an MCP run). */
+  rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
+  /** The container command line for these limits under the current runtime and image. */
+  previewFlags(limits: Limits): Promise<string[]>;
+}
+
+function requireConnection(connectionId: string | undefined): string {
+  if (!connectionId) throw new AppError('invalid_request', 'Output subscriptions need an event connection (open the event stream first)');
+  return connectionId;
+}
+
+export function controlMethods(s: ControlServices): MethodTable {
+  const serverViews = () => s.servers.status();
+  const setPolicy = (name: string, policy: 'allow' | 'deny') => {
+    if (!s.servers.status().some((v) => v.name === name)) throw new AppError('invalid_request', `No MCP server named '${name}' was discovered`);
+    s.settings.update({ serverPolicies: { [name]: policy } });
+    return serverViews();
+  };
+  return {
+    'executions.list': (args) => {
+      const statuses = args.status?.filter(isHistoryStatus);
+      if (args.status && statuses?.length !== args.status.length) {
+        throw new AppError('invalid_request', `Unknown status; use one of ${HISTORY_STATUSES.join(', ')}`, { fields: { status: 'unknown status' } });
+      }
+      const { status: _status, ...rest } = args;
+      const query: HistoryQuery = { ...rest, ...(statuses ? { status: statuses } : {}) };
+      return s.history.list(query);
+    },
+    'executions.get': ({ id }) => s.history.get(id),
+    'executions.facets': () => ({ ...s.history.facets(), statuses: [...HISTORY_STATUSES] }),
+    'executions.cancel': ({ id }) => ({ cancelled: s.engine.cancel(id) }),
+    'executions.rerun': async ({ id }) => {
+      const run = s.history.get(id);
+      if (!run) throw new AppError('invalid_request', `No execution ${id} in the history`);
+      return s.rerun({ code: run.code, servers: run.servers, timeoutSec: run.timeoutSec });
+    },
+    'live.snapshot': () => s.live.snapshot(),
+    'live.setPaused': ({ paused }) => {
+      s.engine.setPaused(paused);
+      return { paused: s.engine.paused };
+    },
+    'output.subscribe': ({ id }, ctx) => s.live.follow(requireConnection(ctx.connectionId), id),
+    'output.unsubscribe': ({ id }, ctx) => {
+      s.live.unfollow(requireConnection(ctx.connectionId), id);
+      return { ok: true as const };
+    },
+    'settings.get': () => s.settings.view(),
+    'settings.update': ({ patch }) => s.settings.update(patch),
+    'settings.previewFlags': async ({ limits }) => {
+      const parsed = LimitsSchema.safeParse({ ...s.settings.get().limits, ...limits });
+      if (!parsed.success) {
+        const fields = Object.fromEntries(Object.entries(zodFields(parsed.error)).map(([k, v]) => [`limits.${k}`, v]));
+        throw new AppError('invalid_config', 'These limits are not valid', { fields });
+      }
+      return { argv: await s.previewFlags(parsed.data) };
+    },
+    'health.get': () => s.health.latest,
+    'health.probe': () => s.health.probe(),
+    'image.pull': ({ image }) => {
+      const name = image ?? s.settings.get().image;
+      return { ...s.images.start(name), image: name };
+    },
+    'servers.list': () => serverViews(),
+    'servers.tools': ({ name }) => s.servers.tools(name),
+    'servers.allow': ({ name }) => setPolicy(name, 'allow'),
+    'servers.deny': ({ name }) => setPolicy(name, 'deny'),
+    'servers.restart': async ({ name }) => {
+      await s.servers.restart(name);
+      return serverViews();
+    },
+    'clients.detect': () => s.clients.detect(),
+    'clients.preview': ({ id, action }) => s.clients.preview(id, action),
+    'clients.configure': ({ id, action }) => s.clients.apply(id, action),
+    'endpoint.info': () => s.endpoint.info(),
+    'endpoint.token': () => ({ token: s.endpoint.token() }),
+    'endpoint.rotateToken': () => ({ token: s.endpoint.rotateToken() }),
+  };
+}
