@@ -1,5 +1,6 @@
-// Composition root: settings → runtime → pool → engine (→ history → mcp → control, as they arrive).
-// Services are wired by hand; constructors do no I/O, start() and dispose() do.
+// Composition root: settings → runtime → pool → engine → proxy → history (the control API and the HTTP
+// listener are added by sandbar-app.ts). Services are wired by hand; constructors do no I/O, start() and
+// dispose() do. Settings changes are applied here, live: nothing needs a restart.
 import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
@@ -15,9 +16,10 @@ import { ContainerRuntime } from './sandbox/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
 import { collectHealth } from './sandbox/health.js';
 import { engineConfigOf } from './settings/env-config.js';
-import { loadSettings } from './settings/load-settings.js';
+import { sandbarHome, SETTINGS_FILE } from './settings/paths.js';
+import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
-import { SETTINGS_FILE } from './settings/paths.js';
+import { openConfStore, type OpenedSettingsStore } from './settings/settings-store.js';
 
 export interface SandbarCore {
   home: string;
@@ -27,9 +29,11 @@ export interface SandbarCore {
   history: HistoryStore;
   /** Opens the history, removes dead instances' containers, warms the pool. */
   start(): Promise<void>;
-  settings: Settings;
+  /** The settings in force now (they change when the panel saves). */
+  readonly settings: Settings;
+  settingsService: SettingsService;
   /** Shown in health: a corrupt settings file moved aside, for example. */
-  warnings: string[];
+  readonly warnings: string[];
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
@@ -38,45 +42,80 @@ export interface SandbarCore {
   dispose(graceMs?: number): Promise<void>;
 }
 
+const runtimeChoice = (settings: Settings) => (settings.runtime ? { value: settings.runtime, label: `${SETTINGS_FILE}: runtime` } : undefined);
+
+/** Did any of these dotted paths (or anything below them) change? */
+const touched = (changed: readonly string[], ...keys: string[]) => changed.some((c) => keys.some((k) => c === k || c.startsWith(`${k}.`)));
+
 export function createCore(options: {
   env?: NodeJS.ProcessEnv;
   flags?: SettingsLayer;
   overrides?: Partial<EngineConfig>;
   engine?: EngineOptions;
+  /** The desktop app passes electron-store here; everything else uses conf over the same file. */
+  settingsStore?: OpenedSettingsStore;
 } = {}): SandbarCore {
   const env = options.env ?? process.env;
-  const { home, settings, warnings } = loadSettings({ env, ...(options.flags ? { flags: options.flags } : {}) });
-  const config = { ...engineConfigOf(settings), ...options.overrides };
-  const runtime = new ContainerRuntime({
+  const home = sandbarHome(env);
+  const opened = options.settingsStore ?? openConfStore(home);
+  const settingsService = new SettingsService({
+    store: opened.store,
     env,
-    platform: process.platform,
-    ...(settings.runtime ? { choice: { value: settings.runtime, label: `${SETTINGS_FILE}: runtime` } } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+    warnings: opened.warning ? [opened.warning] : [],
   });
+  const settings = settingsService.get();
+  const config = { ...engineConfigOf(settings), ...options.overrides };
+  const choice = runtimeChoice(settings);
+  const runtime = new ContainerRuntime({ env, platform: process.platform, ...(choice ? { choice } : {}) });
   const engine = new Engine(runtime, config, options.engine);
   const servers = new ServerManager({
     startTimeoutMs: settings.serverStartTimeoutSec * 1000,
     callTimeoutMs: settings.toolCallTimeoutSec * 1000,
     version: packageInfo().version,
-    policy: (name) => settings.serverPolicies[name] ?? 'allow',
+    policy: (name) => settingsService.get().serverPolicies[name] ?? 'allow',
     publish: (event) => engine.publish(event),
   });
-  const discoveryOptions: DiscoveryOptions = {
+  const discoveryOptionsOf = (s: Settings): DiscoveryOptions => ({
     home: env.HOME || env.USERPROFILE || homedir(),
     env,
     platform: process.platform,
-    settingsServers: Object.entries(settings.mcpServers).map(([name, entry]) => ({ name, entry })),
-    importClients: settings.importClients,
-    allowSelf: settings.allowSelfServer,
-    ownPort: settings.httpPort || null,
-  };
+    settingsServers: Object.entries(s.mcpServers).map(([name, entry]) => ({ name, entry })),
+    importClients: s.importClients,
+    allowSelf: s.allowSelfServer,
+    ownPort: s.httpPort || null,
+  });
+  let discoveryOptions = discoveryOptionsOf(settings);
   servers.setDiscovery(discoverServers(discoveryOptions));
   let watcher: DiscoveryWatcher | undefined;
+  const startWatcher = () => {
+    watcher?.dispose();
+    watcher = new DiscoveryWatcher({ ...discoveryOptions, onChange: (result) => servers.setDiscovery(result) });
+    watcher.start();
+  };
+  const retentionOf = (s: Settings) => ({ maxAgeDays: s.historyMaxAgeDays, maxBytes: s.historyMaxMB * 1_000_000 });
   const history = new HistoryStore({
     file: path.join(home, HISTORY_FILE),
     logger: createLogger('history', env),
-    retention: { maxAgeDays: settings.historyMaxAgeDays, maxBytes: settings.historyMaxMB * 1_000_000 },
+    retention: retentionOf(settings),
     currentLimits: () => engine.currentConfig.limits,
   });
+
+  const stopApplying = settingsService.subscribe(({ settings: next, changed }) => {
+    if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
+    // New limits or image: the pool drains and refills with containers made to the new spec.
+    if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'seccomp', 'ociRuntime', 'runtime')) {
+      engine.updateConfig({ ...engineConfigOf(next), ...options.overrides });
+    }
+    if (touched(changed, 'serverPolicies')) servers.applyPolicies();
+    if (touched(changed, 'mcpServers', 'importClients', 'allowSelfServer', 'httpPort')) {
+      discoveryOptions = discoveryOptionsOf(next);
+      servers.setDiscovery(discoverServers(discoveryOptions));
+      if (watcher) startWatcher();
+    }
+    if (touched(changed, 'historyMaxAgeDays', 'historyMaxMB')) history.setRetention(retentionOf(next));
+  });
+
   return {
     home,
     servers,
@@ -87,15 +126,21 @@ export function createCore(options: {
       await engine.start();
     },
     watchServers: () => {
-      watcher ??= new DiscoveryWatcher({ ...discoveryOptions, onChange: (result) => servers.setDiscovery(result) });
-      watcher.start();
+      if (!watcher) startWatcher();
     },
-    settings,
-    warnings,
+    get settings() {
+      return settingsService.get();
+    },
+    settingsService,
+    get warnings() {
+      return settingsService.warnings;
+    },
     runtime,
     engine,
-    health: async ({ probe = true } = {}) => withAppChecks(await collectHealth(runtime, engine.owner, engine.spec(), { probe }), history.health(), warnings),
+    health: async ({ probe = true } = {}) =>
+      withAppChecks(await collectHealth(runtime, engine.owner, engine.spec(), { probe }), history.health(), settingsService.warnings),
     dispose: async (graceMs) => {
+      stopApplying();
       watcher?.dispose();
       await engine.dispose(graceMs);
       await servers.dispose();

@@ -5,7 +5,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { parseHumanSize } from '../sandbox/container-stats.js';
 
 export interface ImagePullerOptions {
-  pull: (image: string, onLine: (line: string) => void) => Promise<void>;
+  pull: (image: string, onLine: (line: string) => void, signal: AbortSignal) => Promise<void>;
   onProgress: (progress: ImagePullProgress) => void;
   /** After a successful pull (health re-checks the image). */
   onPulled: (image: string) => void;
@@ -22,6 +22,7 @@ export function pullFraction(line: string): number | null {
 
 export class ImagePuller {
   private readonly pulling = new Map<string, Promise<void>>();
+  private readonly abort = new AbortController();
 
   constructor(private readonly options: ImagePullerOptions) {}
 
@@ -31,7 +32,7 @@ export class ImagePuller {
     const report = (p: Omit<ImagePullProgress, 'image'>) => this.options.onProgress({ image, ...p });
     report({ phase: 'pulling', line: `Pulling ${image}…`, fraction: null, error: null });
     const job = this.options
-      .pull(image, (line) => report({ phase: 'pulling', line, fraction: pullFraction(line), error: null }))
+      .pull(image, (line) => report({ phase: 'pulling', line, fraction: pullFraction(line), error: null }), this.abort.signal)
       .then(
         () => {
           report({ phase: 'done', line: `${image} is ready`, fraction: 1, error: null });
@@ -44,8 +45,14 @@ export class ImagePuller {
     return { started: true };
   }
 
-  /** Waits for pulls in flight (tests, shutdown). */
+  /** Waits for pulls in flight (tests). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.pulling.values()]);
+  }
+
+  /** Shutting down: pulls in flight are stopped (the runtime keeps the layers it already has). */
+  async dispose(): Promise<void> {
+    this.abort.abort();
+    await this.settled();
   }
 }

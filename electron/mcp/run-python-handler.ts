@@ -18,8 +18,8 @@ export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotificatio
 
 /** The user's MCP servers as run_python needs them (the proxy's ServerManager). */
 export interface ServerCatalog {
-  /** The names that are not discovered, allowed servers. */
-  unknown(names: readonly string[]): string[];
+  /** Why a run naming these servers is refused (unknown or denied), or null. */
+  refusal(names: readonly string[]): string | null;
   /** Starts these servers if needed and describes them for the sandbox. */
   prepare(names: readonly string[]): Promise<SandboxMcpContext>;
   /** The host side of the sandbox's calls, limited to these servers. */
@@ -49,8 +49,8 @@ export async function handleRunPython(
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
   const unique = [...new Set(check.servers)];
-  const unknown = deps.servers.unknown(unique);
-  if (unknown.length > 0) return toolResult(refusalPayload('error', `Unknown MCP server: ${unknown[0]}`, check.servers), mode);
+  const refusal = deps.servers.refusal(unique);
+  if (refusal) return toolResult(refusalPayload('error', refusal, check.servers), mode);
   let mcp: SandboxMcpContext;
   try {
     // Server start-up has its own timeout and does not count against the run's.

@@ -60,6 +60,19 @@ export class ServerManager {
     return names.filter((n) => !known.has(n));
   }
 
+  /**
+   * Why a run naming these servers cannot go ahead, or null. A denied server gets its own sentence so
+   * the user knows where to allow it; anything else is unknown (the reference's wording).
+   */
+  refusal(names: readonly string[]): string | null {
+    const missing = this.unknown(names)[0];
+    if (missing === undefined) return null;
+    if (this.discovery.servers.some((s) => s.name === missing)) {
+      return `MCP server '${missing}' is denied in Sandbar; allow it in the panel's Servers view to use it`;
+    }
+    return `Unknown MCP server: ${missing}`;
+  }
+
   status(): ServerStatus[] {
     return this.discovery.servers.map((s) => {
       const c = this.connections.get(s.name);

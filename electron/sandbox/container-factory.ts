@@ -62,10 +62,10 @@ export class ContainerFactory {
     }
   }
 
-  private async startOnce(spec: ContainerSpec, options: StartOptions): Promise<SandboxContainer> {
+  /** The exact command line a container of this spec gets (the panel shows it as limits are edited). */
+  async argsFor(spec: ContainerSpec, name: string, options: StartOptions = {}): Promise<string[]> {
     const info = await this.runtime.resolve();
-    const name = `sandbar-${randomBytes(6).toString('hex')}`;
-    const args = buildContainerArgs(spec.limits, {
+    return buildContainerArgs(spec.limits, {
       runtime: info.name,
       image: spec.image,
       name,
@@ -76,6 +76,11 @@ export class ContainerFactory {
       ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
     });
+  }
+
+  private async startOnce(spec: ContainerSpec, options: StartOptions): Promise<SandboxContainer> {
+    const name = `sandbar-${randomBytes(6).toString('hex')}`;
+    const args = await this.argsFor(spec, name, options);
     const proc = await this.runtime.spawn(args);
     const bootLine = buildBootLine({
       idleTimeoutSec: options.idleTimeoutSec ?? 600,

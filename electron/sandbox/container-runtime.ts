@@ -29,7 +29,14 @@ export class ContainerRuntime {
   private info: RuntimeInfo | undefined;
   private resolving: Promise<RuntimeInfo> | undefined;
 
-  constructor(private readonly options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; choice?: { value: string; label: string } }) {}
+  constructor(private options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; choice?: { value: string; label: string } }) {}
+
+  /** The user picked another runtime (settings): found again on next use. */
+  choose(choice: { value: string; label: string } | undefined): void {
+    const { choice: _old, ...rest } = this.options;
+    this.options = choice ? { ...rest, choice } : rest;
+    this.reset();
+  }
 
   /** Detects the runtime on first need; throws AppError('runtime_not_found') with install advice. */
   async resolve(): Promise<RuntimeInfo> {

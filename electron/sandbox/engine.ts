@@ -194,6 +194,11 @@ export class Engine {
   }
 
   /** What every container is started with right now; health and the probe use the same. */
+  /** The container command line a run would get with these limits (runtime, image and profile as now). */
+  previewArgs(limits: Limits): Promise<string[]> {
+    return this.factory.argsFor({ ...this.spec(), limits }, 'sandbar-<run>');
+  }
+
   spec(): ContainerSpec {
     return containerSpecOf(this.config);
   }

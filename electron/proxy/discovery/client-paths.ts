@@ -1,8 +1,9 @@
 // Where the MCP clients Sandbar can import from keep their server configs, per platform.
 import path from 'node:path';
 
-export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf'] as const;
-export type ClientId = (typeof CLIENT_IDS)[number];
+import { CLIENT_IDS, type ClientId } from '../../../shared/contract.js';
+
+export { CLIENT_IDS, type ClientId };
 
 export interface ClientConfigPath {
   client: ClientId;

@@ -1,0 +1,150 @@
+// Adds Sandbar to, or removes it from, the MCP clients on this machine: one `sandbar` entry in each
+// client's own config file, every other byte of the file left alone, a backup before each write.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError, errorMessage } from '../../../shared/errors.js';
+import { CLIENT_IDS, clientConfigPaths } from '../../proxy/discovery/client-paths.js';
+import type { ClientId } from '../../proxy/discovery/client-paths.js';
+import { changeDiff } from './change-diff.js';
+import { CLIENT_FORMATS, ENTRY_NAME, entryMatches, entrySecrets } from './client-formats.js';
+import type { ClientFormat, ClientTargets } from './client-formats.js';
+import { editEntry, parseConfig, readEntry } from './jsonc-edit.js';
+import type { EntryPath } from './jsonc-edit.js';
+import { readConfigBytes, writeAtomic, writeBackup } from './safe-write.js';
+import type { ConfigFile } from './safe-write.js';
+
+export type { ClientTargets } from './client-formats.js';
+export type { ClientId } from '../../proxy/discovery/client-paths.js';
+
+export type ClientAction = 'add' | 'remove';
+
+export interface ClientStatus {
+  id: ClientId;
+  label: string;
+  file: string;
+  exists: boolean;
+  /** The client's config folder exists (or its config file does). */
+  installed: boolean;
+  /** 'stale': there is a `sandbar` entry, but with another url, token or command than Sandbar would write now. */
+  configured: 'no' | 'yes' | 'stale';
+  transport: 'http' | 'stdio';
+  /** Why the file could not be read or parsed; `configured` is then 'no'. */
+  error: string | null;
+}
+
+export interface ClientChangePreview {
+  id: ClientId;
+  action: ClientAction;
+  file: string;
+  /** Unified diff with the tokens masked; '' when nothing would change. */
+  diff: string;
+  changed: boolean;
+}
+
+export interface ClientChangeResult extends ClientChangePreview {
+  /** The copy of the file as it was; null when the file did not exist or nothing was written. */
+  backup: string | null;
+}
+
+export interface ClientConfiguratorOptions {
+  home: string;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  targets: ClientTargets;
+  now?: () => Date;
+}
+
+/** A computed change: what is there, what would be, and how to show it. */
+interface Plan {
+  preview: ClientChangePreview;
+  current: ConfigFile;
+  after: string;
+}
+
+export class ClientConfigurator {
+  private readonly options: ClientConfiguratorOptions;
+
+  constructor(options: ClientConfiguratorOptions) {
+    this.options = options;
+  }
+
+  detect(): Promise<ClientStatus[]> {
+    return Promise.all(CLIENT_IDS.map((id) => this.status(id)));
+  }
+
+  async preview(id: ClientId, action: ClientAction): Promise<ClientChangePreview> {
+    return (await this.plan(id, action)).preview;
+  }
+
+  async apply(id: ClientId, action: ClientAction): Promise<ClientChangeResult> {
+    const { preview, current, after } = await this.plan(id, action);
+    if (!preview.changed) return { ...preview, backup: null };
+    const now = (this.options.now ?? (() => new Date()))();
+    const backup = current.bytes === null ? null : await writeBackup(current.file, current.bytes, now);
+    await writeAtomic(current.file, after, current.bytes);
+    return { ...preview, backup };
+  }
+
+  private async status(id: ClientId): Promise<ClientStatus> {
+    const format = CLIENT_FORMATS[id];
+    const file = this.fileOf(id);
+    const status: ClientStatus = { id, label: format.label, file, exists: false, installed: false, configured: 'no', transport: format.transport, error: null };
+    try {
+      const current = await readConfigBytes(file);
+      status.exists = current.bytes !== null;
+      status.installed = status.exists || (await isDirectory(this.installDirOf(id, file)));
+      const existing = readEntry(parseConfig(file, current.text, { jsonc: format.jsonc, fallbackIndent: format.newFileIndent }), entryPath(format));
+      if (existing !== undefined) status.configured = entryMatches(existing, format.entry(this.options.targets)) ? 'yes' : 'stale';
+    } catch (err) {
+      status.exists ||= await isFile(file);
+      status.installed ||= status.exists || (await isDirectory(this.installDirOf(id, file)));
+      status.error = errorMessage(err);
+    }
+    return status;
+  }
+
+  private async plan(id: ClientId, action: ClientAction): Promise<Plan> {
+    if (!CLIENT_IDS.includes(id)) throw new AppError('invalid_request', `Unknown MCP client "${String(id)}".`);
+    if (action !== 'add' && action !== 'remove') throw new AppError('invalid_request', `Unknown action "${String(action)}": use add or remove.`);
+    const format = CLIENT_FORMATS[id];
+    const file = this.fileOf(id);
+    const current = await readConfigBytes(file);
+    const doc = parseConfig(file, current.text, { jsonc: format.jsonc, fallbackIndent: format.newFileIndent });
+    const at = entryPath(format);
+    const existing = readEntry(doc, at);
+    const wanted = action === 'add' ? format.entry(this.options.targets) : undefined;
+    // Adding over an entry that already matches changes nothing (the user's extra keys stay).
+    const after = action === 'add' && entryMatches(existing, wanted) ? current.text : editEntry(doc, at, wanted);
+    const secrets = [...entrySecrets(existing), ...entrySecrets(wanted)];
+    const changed = after !== current.text;
+    const diff = changeDiff(file, current.text, after, secrets);
+    return { preview: { id, action, file, diff, changed }, current, after };
+  }
+
+  /** VS Code's mcp.json (`servers`), never settings.json: that is the format VS Code now documents. */
+  private fileOf(id: ClientId): string {
+    const { platform, home, env } = this.options;
+    const candidates = clientConfigPaths(platform, home, env).filter((c) => c.client === id);
+    const chosen = id === 'vscode' ? candidates.find((c) => c.path.endsWith('mcp.json')) : candidates[0];
+    if (!chosen) throw new AppError('internal', `No config file is known for ${id}.`);
+    return chosen.path;
+  }
+
+  /** Claude Code's file sits in the home folder itself, so its own folder (~/.claude) says it is installed. */
+  private installDirOf(id: ClientId, file: string): string {
+    const p = this.options.platform === 'win32' ? path.win32 : path.posix;
+    return id === 'claude-code' ? p.join(this.options.home, '.claude') : p.dirname(file);
+  }
+}
+
+function entryPath(format: ClientFormat): EntryPath {
+  return { container: format.container, name: ENTRY_NAME };
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return stat(dir).then((s) => s.isDirectory(), () => false);
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return stat(file).then((s) => s.isFile(), () => false);
+}

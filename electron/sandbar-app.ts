@@ -1,0 +1,203 @@
+// The long-running product, shared by `sandbar serve` and the desktop app: the core, the control API
+// (router + live/health monitors), and one loopback listener serving MCP at /mcp, the API at /api and the
+// panel at /. The desktop adds IPC and the tray around the same router.
+import path from 'node:path';
+import type { EndpointInfo } from '../shared/contract.js';
+import { AppError, errorMessage } from '../shared/errors.js';
+import { createCore, type SandbarCore } from './app.js';
+import { mcpDeps } from './cli/mcp-deps.js';
+import { ClientConfigurator } from './control/clients/client-configurator.js';
+import { controlMethods } from './control/control-methods.js';
+import { HealthMonitor } from './control/health-monitor.js';
+import { HttpApi } from './control/http-api.js';
+import { ImagePuller } from './control/image-puller.js';
+import { LiveMonitor } from './control/live-monitor.js';
+import { PanelFiles } from './control/panel-files.js';
+import { submitAsPanel } from './control/panel-runs.js';
+import { ControlRouter } from './control/router.js';
+import { createLogger, type Logger } from './logger.js';
+import { HttpEndpoint, type ExtraRoute } from './mcp/http/http-endpoint.js';
+import { loadOrCreateToken, rotateToken } from './mcp/http/token-store.js';
+import { createMcpServer } from './mcp/server-factory.js';
+import { packageRoot } from './package-info.js';
+import type { SettingsLayer } from './settings/settings-layers.js';
+import type { OpenedSettingsStore } from './settings/settings-store.js';
+
+export interface SandbarAppOptions {
+  env?: NodeJS.ProcessEnv;
+  flags?: SettingsLayer;
+  settingsStore?: OpenedSettingsStore;
+  /** The built panel (dist/renderer by default). */
+  panelDir?: string;
+  /** How MCP clients that only launch commands start Sandbar (`sandbar stdio`). */
+  stdioCommand?: () => { command: string; args: string[] };
+  log?: Logger;
+  /** How often the cheap runtime/image check runs (tests shorten it). */
+  healthIntervalMs?: number;
+}
+
+export interface SandbarApp {
+  core: SandbarCore;
+  router: ControlRouter;
+  endpoint: HttpEndpoint;
+  /** The panel's URL for a browser, with the one-time `#token=` fragment; null while not listening. */
+  panelUrl(): string | null;
+  start(): Promise<void>;
+  /** Finishes runs in flight (bounded), removes every container, closes the listener. */
+  dispose(graceMs?: number): Promise<void>;
+}
+
+/** `node <cli.js> stdio`: what a client launches when it cannot speak HTTP. */
+function defaultStdioCommand(): { command: string; args: string[] } {
+  return { command: process.execPath, args: [path.join(packageRoot(), 'dist', 'electron', 'cli.js'), 'stdio'] };
+}
+
+export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
+  const env = options.env ?? process.env;
+  const log = options.log ?? createLogger('sandbar', env);
+  const core = createCore({ env, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
+  const tokenState = loadOrCreateToken(core.home);
+  if (tokenState.created) log.info(`created a new access token in ${tokenState.file}`);
+  let token = tokenState.token;
+  let endpointError: string | null = null;
+
+  // Monitors broadcast through the router, which is made last (it needs their methods); they only
+  // broadcast once started.
+  // eslint-disable-next-line prefer-const
+  let router: ControlRouter;
+  const broadcast: ControlRouter['broadcast'] = (event, data) => router.broadcast(event, data);
+
+  const live = new LiveMonitor({
+    engine: core.engine,
+    sampleMemory: (names) => core.runtime.memoryUsage(names),
+    broadcast,
+    sendTo: (id, event, data) => router.sendTo(id, event, data),
+  });
+  const health = new HealthMonitor({
+    collect: (probe) => core.health({ probe }),
+    quickState: async () => {
+      core.runtime.reset();
+      await core.runtime.resolve();
+      return { runtime: true, image: await core.runtime.imageExists(core.settings.image) };
+    },
+    onChange: (report) => broadcast('health.changed', report),
+    log,
+    ...(options.healthIntervalMs ? { intervalMs: options.healthIntervalMs } : {}),
+  });
+  const images = new ImagePuller({
+    pull: (image, onLine, signal) => core.runtime.pullImage(image, onLine, signal),
+    onProgress: (progress) => broadcast('image.pullProgress', progress),
+    onPulled: () => void health.probe().catch(() => {}),
+  });
+  const routes: ExtraRoute[] = [];
+  const endpoint = new HttpEndpoint({
+    port: core.settings.httpPort,
+    token: () => token,
+    tokenFile: tokenState.file,
+    createServer: () => createMcpServer(mcpDeps(core, 'http', log)),
+    log,
+    routes,
+  });
+  const endpointInfo = (): EndpointInfo => ({
+    url: endpoint.listening ? endpoint.url : null,
+    port: endpoint.listening ? endpoint.port : core.settings.httpPort,
+    listening: endpoint.listening,
+    error: endpointError,
+    tokenFile: tokenState.file,
+    sessions: endpoint.sessionCount,
+  });
+  const clients = new ClientConfigurator({
+    home: env.HOME || env.USERPROFILE || core.home,
+    platform: process.platform,
+    env,
+    targets: {
+      http: () => ({ url: endpoint.listening ? endpoint.url : `http://127.0.0.1:${core.settings.httpPort}/mcp`, token }),
+      stdio: options.stdioCommand ?? defaultStdioCommand,
+    },
+  });
+
+  const table = controlMethods({
+    engine: core.engine,
+    history: core.history,
+    servers: core.servers,
+    settings: core.settingsService,
+    live,
+    health,
+    images,
+    clients,
+    endpoint: {
+      info: endpointInfo,
+      token: () => token,
+      rotateToken: () => {
+        // Effective at once: the endpoint reads the token per request, so old sessions' next call gets 401.
+        token = rotateToken(core.home).token;
+        broadcast('endpoint.changed', endpointInfo());
+        return token;
+      },
+    },
+    rerun: (run) => submitAsPanel(core, run),
+    previewFlags: (limits) => core.engine.previewArgs(limits),
+  });
+  router = new ControlRouter(table, log);
+  router.onConnectionClosed((id) => live.connectionClosed(id));
+  routes.push(
+    new HttpApi({ router, token: () => token, tokenFile: tokenState.file }),
+    new PanelFiles(options.panelDir ?? path.join(packageRoot(), 'dist', 'renderer')),
+  );
+
+  const relisten = async (port: number) => {
+    try {
+      await endpoint.relisten(port);
+      endpointError = null;
+      log.info(`now listening on ${endpoint.url}`);
+    } catch (err) {
+      endpointError = `${errorMessage(err)} Still listening on port ${endpoint.port}.`;
+      log.warn(endpointError);
+    }
+    broadcast('endpoint.changed', endpointInfo());
+  };
+
+  const disposers: (() => void)[] = [];
+  return {
+    core,
+    router,
+    endpoint,
+    panelUrl: () => (endpoint.listening ? `http://127.0.0.1:${endpoint.port}/#token=${token}` : null),
+    start: async () => {
+      try {
+        await endpoint.start();
+      } catch (err) {
+        // The app is still useful without the listener (the desktop panel, stdio clients); health says why.
+        if (!(err instanceof AppError)) throw err;
+        endpointError = err.message;
+        throw err;
+      }
+      await core.start();
+      core.watchServers();
+      live.start();
+      health.start();
+      disposers.push(
+        core.settingsService.subscribe((change) => {
+          broadcast('settings.changed', change);
+          if (change.changed.includes('httpPort') && change.settings.httpPort !== endpoint.port) void relisten(change.settings.httpPort);
+          if (change.changed.some((c) => ['image', 'seccomp', 'ociRuntime', 'runtime'].includes(c))) void health.probe().catch(() => {});
+        }),
+        core.engine.subscribe((event) => {
+          if (event.type === 'serverStateChanged') broadcast('server.state', { servers: core.servers.status() });
+          // A run that could not start may mean the runtime went away: look now rather than in 30 s.
+          if (event.type === 'finished' && event.result.exitReason === 'runtime_error') void health.check();
+        }),
+      );
+    },
+    dispose: async (graceMs = 10_000) => {
+      // Order matters: refuse new work, let running calls answer (bounded), then close the listener.
+      endpoint.stopAccepting();
+      for (const dispose of disposers.splice(0)) dispose();
+      health.dispose();
+      live.dispose();
+      await images.dispose();
+      await core.dispose(graceMs);
+      await endpoint.close();
+    },
+  };
+}
