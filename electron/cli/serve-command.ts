@@ -1,13 +1,11 @@
-// `sandbar serve [--port N]`: the MCP endpoint on 127.0.0.1 (the panel joins it later).
+// `sandbar serve [--port N]`: the MCP endpoint, the panel and its API on 127.0.0.1 (headless Sandbar).
 import type { Command } from 'commander';
 import { AppError } from '../../shared/errors.js';
 import { createLogger } from '../logger.js';
-import { HttpEndpoint } from '../mcp/http/http-endpoint.js';
-import { loadOrCreateToken } from '../mcp/http/token-store.js';
-import { createMcpServer } from '../mcp/server-factory.js';
+import { createSandbarApp } from '../sandbar-app.js';
 import { flagLayer } from '../settings/settings-layers.js';
 import type { CliContext } from '../cli.js';
-import { mcpDeps, untilSignal } from './mcp-deps.js';
+import { untilSignal } from './mcp-deps.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -20,32 +18,25 @@ function parsePort(value: string): number {
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   program
     .command('serve')
-    .description('serve MCP over Streamable HTTP on 127.0.0.1 (default port 7337)')
+    .description('serve MCP over Streamable HTTP on 127.0.0.1 (default port 7337), with the panel at /')
     .option('-p, --port <port>', 'port to listen on; 0 picks a free one', parsePort)
     .action(async (opts: { port?: number }) => {
       const log = createLogger('serve');
-      const core = ctx.createCore({ flags: flagLayer({ '--port': opts.port === undefined ? undefined : { path: 'httpPort', value: opts.port } }) });
-      for (const warning of core.warnings) log.warn(warning);
-      const token = loadOrCreateToken(core.home);
-      if (token.created) log.info(`created a new access token in ${token.file}`);
-      const endpoint = new HttpEndpoint({
-        port: core.settings.httpPort,
-        token: () => token.token,
-        tokenFile: token.file,
-        createServer: () => createMcpServer(mcpDeps(core, 'http', log)),
+      const app = createSandbarApp({
+        flags: flagLayer({ '--port': opts.port === undefined ? undefined : { path: 'httpPort', value: opts.port } }),
         log,
       });
-      await endpoint.start();
-      await core.start();
-      core.watchServers();
-      process.stdout.write(`Sandbar MCP endpoint: ${endpoint.url}\nAccess token file: ${token.file}\n`);
+      for (const warning of app.core.warnings) log.warn(warning);
+      await app.start();
+      const info = await app.router.call('endpoint.info', {});
+      const tokenFile = info.ok ? (info.value as { tokenFile: string }).tokenFile : '';
+      process.stdout.write(
+        `Sandbar MCP endpoint: ${app.endpoint.url}\nAccess token file: ${tokenFile}\nPanel (keep this link private, it carries the token): ${app.panelUrl()}\n`,
+      );
 
       const signal = await untilSignal();
       log.info(`${signal}: finishing runs in flight, then stopping`);
-      // Order matters: refuse new work, let running calls answer (bounded), then close sessions.
-      endpoint.stopAccepting();
-      await core.dispose(10_000);
-      await endpoint.close();
+      await app.dispose(10_000);
       ctx.exit(0);
     });
 }
