@@ -1,6 +1,8 @@
 // Sandbar's settings: one zod schema for the settings file, the environment, the CLI flags and the panel.
+// Every field carries a message a person can act on; `settingsIssueMessage` fills the rest (limits' types).
 import { z } from 'zod';
-import { LimitsSchema } from './limits.js';
+import { formatBytes, LimitsSchema } from './limits.js';
+import { settingsIssueMessage } from './settings-errors.js';
 
 export const OUTPUT_MODES = ['compact', 'toon'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];
@@ -9,40 +11,79 @@ export const SECCOMP_SETTINGS = ['sandbar', 'runtime-default'] as const;
 
 export const DEFAULT_HTTP_PORT = 7337;
 
+const seconds = (n: number) => (n === 1 ? '1 second' : `${n} seconds`);
+const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
+const bytes = (n: number) => `${n} bytes (${formatBytes(n)})`;
+
+/** A whole number in [min, max]; `shown` writes a bound with its unit ("300 seconds"). */
+function wholeNumber(min: number, max: number, shown: (n: number) => string = String) {
+  return z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${shown(min)}`)
+    .max(max, `must be at most ${shown(max)}`);
+}
+
+const bool = () => z.boolean({ error: 'must be true or false' });
+
 export const SettingsSchema = z.object({
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   /** Any image with python3 (3.8+). Never pulled as a side effect of a run. */
-  image: z.string().trim().min(1, 'must name an image').default('python:3.14-slim'),
+  image: z.string({ error: 'must name an image' }).trim().min(1, 'must name an image').default('python:3.14-slim'),
   /** podman, docker or a path; null finds one (podman first). */
-  runtime: z.string().trim().min(1).nullable().default(null),
+  runtime: z
+    .string({ error: 'must be podman, docker or a path to one (null finds one)' })
+    .trim()
+    .min(1, 'must be podman, docker or a path to one (null finds one)')
+    .nullable()
+    .default(null),
   /** Containers kept booted and waiting; 0 turns the pool off. */
-  poolSize: z.number().int().min(0).max(16).default(2),
+  poolSize: wholeNumber(0, 16).default(2),
   /** Runs at once; the rest wait in a FIFO queue. */
-  concurrency: z.number().int().min(1).max(64).default(4),
-  httpPort: z.number().int().min(0).max(65_535).default(DEFAULT_HTTP_PORT),
-  outputMode: z.enum(OUTPUT_MODES).default('compact'),
+  concurrency: wholeNumber(1, 64).default(4),
+  httpPort: z
+    .number({ error: 'must be a port number from 0 to 65535' })
+    .int('must be a port number from 0 to 65535')
+    .min(0, 'must be a port number from 0 to 65535')
+    .max(65_535, 'must be a port number from 0 to 65535')
+    .default(DEFAULT_HTTP_PORT),
+  outputMode: z.enum(OUTPUT_MODES, { error: 'must be compact or toon' }).default('compact'),
   /** Code larger than this is refused before anything starts. */
-  maxCodeBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+  maxCodeBytes: wholeNumber(1024, 16 * 1024 * 1024, bytes).default(256 * 1024),
   /** 'runtime-default' is weaker: the runtime's own seccomp profile instead of Sandbar's. */
-  seccomp: z.enum(SECCOMP_SETTINGS).default('sandbar'),
+  seccomp: z.enum(SECCOMP_SETTINGS, { error: 'must be sandbar or runtime-default' }).default('sandbar'),
   /** An OCI runtime to use (for example runsc for gVisor); null lets the container runtime choose. */
-  ociRuntime: z.string().trim().regex(/^[A-Za-z0-9._/-]+$/, 'must be an OCI runtime name or path').nullable().default(null),
+  ociRuntime: z
+    .string({ error: 'must be an OCI runtime name or path' })
+    .trim()
+    .regex(/^[A-Za-z0-9._/-]+$/, 'must be an OCI runtime name or path')
+    .nullable()
+    .default(null),
   /** MCP servers added in Sandbar itself (same entry format as `mcpServers` in a config file). */
-  mcpServers: z.record(z.string(), z.unknown()).default({}),
+  mcpServers: z.record(z.string(), z.unknown(), { error: 'must be an object of server entries by name' }).default({}),
   /** allow (default) or deny per server; a denied server is invisible to the sandbox. */
-  serverPolicies: z.record(z.string(), z.enum(['allow', 'deny'])).default({}),
+  serverPolicies: z
+    .record(z.string(), z.enum(['allow', 'deny'], { error: 'must be allow or deny' }), { error: 'must be an object of server names to allow or deny' })
+    .default({}),
   /** Client configs whose servers are imported (opt-in): claude-desktop, claude-code, cursor, vscode, windsurf. */
-  importClients: z.array(z.string()).default([]),
+  importClients: z.array(z.string({ error: 'must be a client name' }), { error: 'must be a list of client names' }).default([]),
   /** Let a config that launches Sandbar (or the reference bridge) through; off to avoid loops. */
-  allowSelfServer: z.boolean().default(false),
-  serverStartTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(300, 'must be at most 300 seconds').default(15),
+  allowSelfServer: bool().default(false),
+  serverStartTimeoutSec: wholeNumber(1, 300, seconds).default(15),
   /** History retention: runs older than this many days are deleted. */
-  historyMaxAgeDays: z.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
+  historyMaxAgeDays: wholeNumber(1, 3650, days).default(30),
   /** History retention: the oldest runs go once the recorded size passes this many MB. */
-  historyMaxMB: z.number().int().min(10, 'must be at least 10 MB').max(100_000, 'must be at most 100000 MB').default(500),
-  toolCallTimeoutSec: z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds').default(120),
+  historyMaxMB: wholeNumber(10, 100_000, (n) => `${n} MB`).default(500),
+  toolCallTimeoutSec: wholeNumber(1, 3600, seconds).default(120),
+  /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
+  launchAtLogin: bool().default(false),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
+
+/** Validates with human messages everywhere (the schema's own, else `settingsIssueMessage`). */
+export function parseSettings(value: unknown): ReturnType<typeof SettingsSchema.safeParse> {
+  return SettingsSchema.safeParse(value, { error: settingsIssueMessage });
+}

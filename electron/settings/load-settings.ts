@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Settings } from '../../shared/settings.js';
 import { sandbarHome, SETTINGS_FILE } from './paths.js';
 import { readSettingsFile } from './settings-file.js';
-import { envLayer, fileLayer, resolveSettings, type SettingsLayer } from './settings-layers.js';
+import type { SettingsLayer } from './settings-layers.js';
+import { SettingsService } from './settings-service.js';
+import type { SettingsStore } from './settings-store.js';
 
 export interface LoadedSettings {
   home: string;
@@ -12,9 +14,21 @@ export interface LoadedSettings {
   warnings: string[];
 }
 
+/** One read of the settings, through the same layering as the app's SettingsService, without writing. */
 export function loadSettings(options: { env: NodeJS.ProcessEnv; flags?: SettingsLayer; platform?: NodeJS.Platform }): LoadedSettings {
   const home = sandbarHome(options.env, options.platform);
-  const file = readSettingsFile(path.join(home, SETTINGS_FILE));
-  const layers = [fileLayer(file.values, SETTINGS_FILE), envLayer(options.env), ...(options.flags ? [options.flags] : [])];
-  return { home, settings: resolveSettings(layers), warnings: file.warning ? [file.warning] : [] };
+  const file = path.join(home, SETTINGS_FILE);
+  const contents = readSettingsFile(file);
+  // A read-only snapshot rather than conf: the CLI never writes settings, and this keeps conf out of its start-up.
+  const store: SettingsStore = {
+    path: file,
+    get store() {
+      return contents.values;
+    },
+    set store(_values) {
+      throw new Error('loadSettings is read-only; use a SettingsService over a real store to write settings');
+    },
+  };
+  const service = new SettingsService({ store, env: options.env, ...(options.flags ? { flags: options.flags } : {}), warnings: contents.warning ? [contents.warning] : [] });
+  return { home, settings: service.get(), warnings: service.warnings };
 }

@@ -27,5 +27,5 @@ export function readSettingsFile(file: string, now: Date = new Date()): Settings
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { values: parsed as Record<string, unknown> };
   const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
   renameSync(file, aside);
-  return { values: {}, warning: `The settings file was not valid JSON; it was moved to ${aside} and the defaults are in use.` };
+  return { values: {}, warning: `The settings file was not a JSON object of settings; it was moved to ${aside} and the defaults are in use.` };
 }

@@ -3,7 +3,7 @@
 // (`MCP_BRIDGE_MEMORY`, `settings.json: limits.memory`, `--port`).
 import { AppError } from '../../shared/errors.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';
-import { SettingsSchema, type Settings } from '../../shared/settings.js';
+import { parseSettings, type Settings } from '../../shared/settings.js';
 
 export interface SettingsLayer {
   /** Nested partial settings. */
@@ -110,17 +110,23 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>): Re
   return out;
 }
 
+/** The layers' values merged, lowest first (nested objects merged, anything else replaced); not validated. */
+export function mergeLayers(layers: SettingsLayer[]): Record<string, unknown> {
+  return layers.reduce<Record<string, unknown>>((acc, layer) => merge(acc, layer.values), {});
+}
+
 /** Merges the layers (lowest first) over the defaults and validates; errors name the source of the value. */
 export function resolveSettings(layers: SettingsLayer[]): Settings {
-  const merged = layers.reduce<Record<string, unknown>>((acc, layer) => merge(acc, layer.values), {});
-  // The reference clamps a default timeout above the maximum rather than refusing it.
+  const merged = mergeLayers(layers);
+  // The reference clamps a default timeout above the maximum rather than refusing it. Into a copy:
+  // `merged.limits` may be a layer's own object, which belongs to the caller.
   const limits = merged.limits as Record<string, unknown> | undefined;
-  if (limits) {
+  if (limits && typeof limits === 'object') {
     const timeout = typeof limits.timeoutSec === 'number' ? limits.timeoutSec : DEFAULT_LIMITS.timeoutSec;
     const max = typeof limits.maxTimeoutSec === 'number' ? limits.maxTimeoutSec : DEFAULT_LIMITS.maxTimeoutSec;
-    if (timeout > max) limits.timeoutSec = max;
+    if (timeout > max) merged.limits = { ...limits, timeoutSec: max };
   }
-  const parsed = SettingsSchema.safeParse(merged);
+  const parsed = parseSettings(merged);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const dotted = issue.path.map(String).join('.');

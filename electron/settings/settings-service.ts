@@ -1,0 +1,147 @@
+// The settings the whole app runs with: defaults < settings file < environment < command-line flags.
+// The panel edits the file layer only; values set by a variable or a flag are shown as locked.
+import { isDeepStrictEqual } from 'node:util';
+import type { SettingsChange, SettingsView } from '../../shared/contract.js';
+import { AppError, errorMessage } from '../../shared/errors.js';
+import { describeFieldErrors, settingsFieldErrors } from '../../shared/settings-errors.js';
+import { DEFAULT_SETTINGS, parseSettings, SettingsSchema, type Settings } from '../../shared/settings.js';
+import { SETTINGS_FILE } from './paths.js';
+import { applyPatch, changedPaths, isPlainObject, prunePatch, valueAt } from './settings-patch.js';
+import { envLayer, fileLayer, mergeLayers, resolveSettings, type SettingsLayer } from './settings-layers.js';
+import type { SettingsStore } from './settings-store.js';
+
+export interface SettingsServiceOptions {
+  store: SettingsStore;
+  env: NodeJS.ProcessEnv;
+  flags?: SettingsLayer;
+  /** Found while opening the store (a corrupt file moved aside); kept for health. */
+  warnings?: string[];
+}
+
+interface Loaded {
+  settings: Settings;
+  /** env and flags, the layers above the file; labels name the variable or flag. */
+  above: SettingsLayer[];
+}
+
+/** Dotted path → the variable or flag that sets it (a flag wins over a variable for the same path). */
+function lockedPaths(above: SettingsLayer[]): Map<string, string> {
+  const locked = new Map<string, string>();
+  for (const layer of above) for (const [dotted, label] of layer.labels) locked.set(dotted, label);
+  return locked;
+}
+
+export class SettingsService {
+  readonly warnings: string[];
+  readonly #store: SettingsStore;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #flags: SettingsLayer | undefined;
+  readonly #listeners = new Set<(change: SettingsChange) => void>();
+  // Read on first use (constructors do no I/O), then kept: get() is called on every run.
+  #loaded: Loaded | undefined;
+
+  constructor(options: SettingsServiceOptions) {
+    this.#store = options.store;
+    this.#env = options.env;
+    this.#flags = options.flags;
+    this.warnings = [...(options.warnings ?? [])];
+  }
+
+  /** The effective settings. Throws invalid_config naming the file, variable or flag of an invalid value. */
+  get(): Settings {
+    return structuredClone(this.#load().settings);
+  }
+
+  view(): SettingsView {
+    const loaded = this.#load();
+    const locked = lockedPaths(loaded.above);
+    return {
+      settings: structuredClone(loaded.settings),
+      defaults: structuredClone(DEFAULT_SETTINGS),
+      locked: [...locked].sort(([a], [b]) => a.localeCompare(b)).map(([dotted, source]) => ({ path: dotted, source })),
+      file: this.#store.path,
+    };
+  }
+
+  /**
+   * Applies a partial settings object to the file (merge rules in settings-patch.ts), validates the result
+   * as a whole and writes it, or throws invalid_config with `fields` and writes nothing. A locked field may
+   * be sent unchanged (a whole form, say) and is then left out of the file; changing it is refused.
+   */
+  update(patch: Record<string, unknown>): SettingsChange {
+    if (!isPlainObject(patch)) throw new AppError('invalid_request', 'A settings update must be an object of settings.');
+    const before = this.#load();
+    const above = before.above;
+    const locked = lockedPaths(above);
+    const fields: Record<string, string> = {};
+    const keep = (dotted: string, value: unknown): boolean => {
+      const label = locked.get(dotted);
+      if (label !== undefined) {
+        if (!isDeepStrictEqual(value, valueAt(before.settings, dotted))) fields[dotted] ??= `is set by ${label}; change or remove ${label} to edit it here`;
+        return false;
+      }
+      const inside = [...locked].find(([path]) => path.startsWith(`${dotted}.`));
+      if (inside) {
+        fields[dotted] ??= `cannot be replaced: ${inside[0]} is set by ${inside[1]}`;
+        return false;
+      }
+      return true;
+    };
+    const applied = prunePatch(patch, SettingsSchema, keep, fields);
+
+    // Merged into what is on disk now, so an edit made by hand since the last read is kept.
+    const file = this.#readFile();
+    const nextFile = applyPatch(file, applied, SettingsSchema) as Record<string, unknown>;
+    // Validated without resolveSettings' timeout clamp (kept for the environment's sake): from the panel,
+    // a default timeout above the maximum is an error on limits.timeoutSec.
+    const parsed = parseSettings(mergeLayers([fileLayer(nextFile, SETTINGS_FILE), ...above]));
+    if (!parsed.success) for (const [dotted, message] of Object.entries(settingsFieldErrors(parsed.error))) fields[dotted] ??= message;
+    if (Object.keys(fields).length > 0 || !parsed.success) {
+      throw new AppError('invalid_config', `Some settings are not valid: ${describeFieldErrors(fields)}`, { fields });
+    }
+
+    if (!isDeepStrictEqual(nextFile, file)) this.#store.store = nextFile;
+    const settings = parsed.data;
+    this.#loaded = { settings, above };
+    const change: SettingsChange = { settings: structuredClone(settings), changed: changedPaths(before.settings, settings, SettingsSchema) };
+    if (change.changed.length > 0) this.#emit(change);
+    return change;
+  }
+
+  /** Called after each update that changed an effective value; returns the unsubscribe function. */
+  subscribe(listener: (change: SettingsChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  #emit(change: SettingsChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(structuredClone(change));
+      } catch {
+        // The change is already saved: a broken subscriber must not fail it or starve the others.
+      }
+    }
+  }
+
+  #load(): Loaded {
+    if (this.#loaded) return this.#loaded;
+    const above = [envLayer(this.#env), ...(this.#flags ? [this.#flags] : [])];
+    const settings = resolveSettings([fileLayer(this.#readFile(), SETTINGS_FILE), ...above]);
+    this.#loaded = { settings, above };
+    return this.#loaded;
+  }
+
+  #readFile(): Record<string, unknown> {
+    let values: unknown;
+    try {
+      values = this.#store.store;
+    } catch (err) {
+      throw new AppError('invalid_config', `Cannot read the settings file ${this.#store.path}: ${errorMessage(err)}`, { cause: err });
+    }
+    // A copy: the layers and the patch must never alter what the store handed out.
+    return isPlainObject(values) ? structuredClone({ ...values }) : {};
+  }
+}

@@ -1,0 +1,119 @@
+// Every settings field refuses a bad value from the panel with a message a person can act on, under the
+// field's dotted path, and a refused update writes nothing.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { LimitsSchema } from '../../../shared/limits.js';
+import { describeFieldErrors, settingsFieldErrors } from '../../../shared/settings-errors.js';
+import { DEFAULT_SETTINGS, parseSettings, SettingsSchema } from '../../../shared/settings.js';
+import { fileText, homeWith, json, refusal, serviceOn } from './settings-helpers.js';
+
+// [field, patch, expected message fragment]. The patch is nested; the field is where the error must land.
+const CASES: [string, Record<string, unknown>, string][] = [
+  ['limits', { limits: 'small' }, 'must be an object'],
+  ['limits.memory', { limits: { memory: 'lots' } }, 'must be a size such as 512m or 1g'],
+  ['limits.memory', { limits: { memory: '8m' } }, 'memory must be at least 32m'],
+  ['limits.memory', { limits: { memory: 512 } }, 'must be text'],
+  ['limits.pids', { limits: { pids: 4 } }, 'must be at least 16'],
+  ['limits.pids', { limits: { pids: 'many' } }, 'must be a number'],
+  ['limits.pids', { limits: { pids: 20.5 } }, 'must be a whole number'],
+  ['limits.cpus', { limits: { cpus: 0 } }, 'must be at least 0.1'],
+  ['limits.cpus', { limits: { cpus: 'two' } }, 'must be a number'],
+  ['limits.timeoutSec', { limits: { timeoutSec: 0 } }, 'must be at least 1 second'],
+  ['limits.timeoutSec', { limits: { timeoutSec: 200 } }, 'the default timeout cannot exceed the maximum timeout'],
+  ['limits.maxTimeoutSec', { limits: { maxTimeoutSec: 99_999 } }, 'must be at most 3600 seconds'],
+  ['limits.outputCapBytes', { limits: { outputCapBytes: 10 } }, 'must be at least 1024'],
+  ['limits.tmpSize', { limits: { tmpSize: '1k' } }, 'tmp size must be at least 1m'],
+  ['limits.workspaceSize', { limits: { workspaceSize: 'big' } }, 'must be a size such as 512m or 1g'],
+  ['limits.user', { limits: { user: '0:0' } }, 'the sandbox never runs as root'],
+  ['limits.user', { limits: { user: 'nobody' } }, 'must be a numeric uid or uid:gid'],
+  ['limits.colour', { limits: { colour: 'red' } }, 'unknown setting'],
+  ['image', { image: '  ' }, 'must name an image'],
+  ['image', { image: 3 }, 'must name an image'],
+  ['runtime', { runtime: '' }, 'must be podman, docker or a path to one'],
+  ['poolSize', { poolSize: 17 }, 'must be at most 16'],
+  ['poolSize', { poolSize: -1 }, 'must be at least 0'],
+  ['concurrency', { concurrency: 0 }, 'must be at least 1'],
+  ['concurrency', { concurrency: 2.5 }, 'must be a whole number'],
+  ['httpPort', { httpPort: 70_000 }, 'must be a port number from 0 to 65535'],
+  ['httpPort', { httpPort: '8080' }, 'must be a port number from 0 to 65535'],
+  ['outputMode', { outputMode: 'yaml' }, 'must be compact or toon'],
+  ['maxCodeBytes', { maxCodeBytes: 10 }, 'must be at least 1024 bytes (1 KiB)'],
+  ['maxCodeBytes', { maxCodeBytes: 64 * 1024 ** 2 }, 'must be at most 16777216 bytes (16 MiB)'],
+  ['seccomp', { seccomp: 'off' }, 'must be sandbar or runtime-default'],
+  ['ociRuntime', { ociRuntime: 'run sc' }, 'must be an OCI runtime name or path'],
+  ['mcpServers', { mcpServers: ['github'] }, 'must be an object of server entries by name'],
+  ['serverPolicies', { serverPolicies: 'deny' }, 'must be an object of server names to allow or deny'],
+  ['serverPolicies.github', { serverPolicies: { github: 'maybe' } }, 'must be allow or deny'],
+  ['importClients', { importClients: 'cursor' }, 'must be a list of client names'],
+  ['importClients.1', { importClients: ['cursor', 7] }, 'must be a client name'],
+  ['allowSelfServer', { allowSelfServer: 'yes' }, 'must be true or false'],
+  ['serverStartTimeoutSec', { serverStartTimeoutSec: 301 }, 'must be at most 300 seconds'],
+  ['historyMaxAgeDays', { historyMaxAgeDays: 0 }, 'must be at least 1 day'],
+  ['historyMaxMB', { historyMaxMB: 5 }, 'must be at least 10 MB'],
+  ['toolCallTimeoutSec', { toolCallTimeoutSec: 0 }, 'must be at least 1 second'],
+  ['launchAtLogin', { launchAtLogin: 1 }, 'must be true or false'],
+  ['colour', { colour: 'blue' }, 'unknown setting'],
+];
+
+describe('settings validation from the panel', () => {
+  it('has a case for every field of the schema, limits included', () => {
+    const covered = new Set(CASES.map(([field]) => field.replace(/\.\d+$|\.github$/, '')));
+    for (const key of Object.keys(SettingsSchema.shape)) expect(covered, key).toContain(key);
+    for (const key of Object.keys(LimitsSchema.shape)) expect(covered, `limits.${key}`).toContain(`limits.${key}`);
+  });
+
+  it.each(CASES)('refuses %s with %j, and writes nothing', (field, patch, fragment) => {
+    const original = json({ httpPort: 9000, limits: { pids: 200 } });
+    const home = homeWith(original);
+    const service = serviceOn(home);
+    const before = service.get();
+    const err = refusal(() => service.update(patch));
+    expect(err.code).toBe('invalid_config');
+    expect(Object.keys(err.fields ?? {})).toEqual([field]);
+    expect(err.fields![field]).toContain(fragment);
+    expect(err.message).toBe(`Some settings are not valid: ${field}: ${err.fields![field]}`);
+    expect(fileText(home)).toBe(original);
+    expect(service.get()).toEqual(before);
+  });
+
+  it('never shows zod’s own wording for any case', () => {
+    for (const [, patch] of CASES) {
+      const parsed = parseSettings({ ...DEFAULT_SETTINGS, ...patch, limits: { ...DEFAULT_SETTINGS.limits, ...(patch.limits as object) } });
+      if (parsed.success) continue; // unknown keys are refused by the service, not the schema
+      for (const issue of parsed.error.issues) expect(issue.message).not.toMatch(/^(Invalid input|Too small|Too big|Invalid option)/);
+    }
+  });
+
+  it('reports every bad field of one update at once', () => {
+    const home = homeWith();
+    const err = refusal(() => serviceOn(home).update({ poolSize: 99, limits: { memory: 'x' }, colour: 1 }));
+    expect(err.fields).toEqual({
+      colour: 'unknown setting',
+      'limits.memory': 'must be a size such as 512m or 1g',
+      poolSize: 'must be at most 16',
+    });
+  });
+
+  it('accepts a default timeout above the old maximum when the maximum rises in the same update', () => {
+    const service = serviceOn(homeWith());
+    expect(service.update({ limits: { timeoutSec: 200, maxTimeoutSec: 300 } }).settings.limits).toMatchObject({ timeoutSec: 200, maxTimeoutSec: 300 });
+  });
+});
+
+describe('settingsFieldErrors', () => {
+  it('keys messages by dotted path, the first message on a field winning', () => {
+    const error = new z.ZodError([
+      { code: 'custom', path: ['limits', 'memory'], message: 'first', input: 'x' },
+      { code: 'custom', path: ['limits', 'memory'], message: 'second', input: 'x' },
+      { code: 'custom', path: ['importClients', 2], message: 'third', input: 'x' },
+    ]);
+    expect(settingsFieldErrors(error)).toEqual({ 'limits.memory': 'first', 'importClients.2': 'third' });
+    expect(describeFieldErrors(settingsFieldErrors(error))).toBe('limits.memory: first; importClients.2: third');
+  });
+
+  it('keeps the schema’s own message over the fallback', () => {
+    const parsed = parseSettings({ limits: { pids: 4 } });
+    expect(parsed.success).toBe(false);
+    expect(settingsFieldErrors(parsed.error!)).toEqual({ 'limits.pids': 'must be at least 16' });
+  });
+});
