@@ -147,9 +147,14 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
 
   const relisten = async (port: number) => {
     try {
-      await endpoint.relisten(port);
-      endpointError = null;
+      await endpoint.relisten(port, async () => {
+        endpointError = null;
+        broadcast('endpoint.changed', endpointInfo());
+        // Let the event leave the old listener's sockets before they close.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      });
       log.info(`now listening on ${endpoint.url}`);
+      return;
     } catch (err) {
       endpointError = `${errorMessage(err)} Still listening on port ${endpoint.port}.`;
       log.warn(endpointError);

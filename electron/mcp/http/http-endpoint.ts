@@ -90,13 +90,15 @@ export class HttpEndpoint {
    * Moves to another port (a settings change): the new listener opens first, so a port in use leaves the
    * old one serving and the error says why. MCP sessions belong to the old listener and end with it.
    */
-  async relisten(port: number): Promise<void> {
+  async relisten(port: number, beforeClosingOld?: () => Promise<void> | void): Promise<void> {
     const next = await this.listen(port);
     const old = this.http;
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     this.http = next;
     this.boundPort = (next.address() as AddressInfo).port;
+    // Streams on the old listener can still be told where to go (the panel follows the move).
+    await beforeClosingOld?.();
     await Promise.allSettled(sessions.map((s) => s.transport.close()));
     if (old) {
       const closed = new Promise<void>((resolve) => old.close(() => resolve()));
