@@ -15,6 +15,7 @@ import { LiveMonitor } from './control/live-monitor.js';
 import { PanelFiles } from './control/panel-files.js';
 import { submitAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
+import { endpointCheck, poolCheck, serversCheck, withServiceChecks } from './control/service-checks.js';
 import { createLogger, type Logger } from './logger.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './mcp/http/token-store.js';
@@ -74,7 +75,14 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     sendTo: (id, event, data) => router.sendTo(id, event, data),
   });
   const health = new HealthMonitor({
-    collect: (probe) => core.health({ probe }),
+    collect: async (probe) => {
+      const engine = core.engine.snapshot();
+      return withServiceChecks(await core.health({ probe }), [
+        endpointCheck(endpointInfo()),
+        poolCheck(engine.pool, { running: engine.running.length, queued: engine.queued.length, paused: core.engine.paused }),
+        serversCheck(core.servers.status()),
+      ]);
+    },
     quickState: async () => {
       core.runtime.reset();
       await core.runtime.resolve();

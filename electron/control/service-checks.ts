@@ -1,0 +1,40 @@
+// Health rows about the running service rather than the sandbox (SPEC 5: endpoint and port, pool,
+// running/queued counts, proxied servers). They inform; only the sandbox checks decide `ok`.
+import type { EndpointInfo, ServerView } from '../../shared/contract.js';
+import type { PoolState } from '../../shared/execution.js';
+import type { HealthCheck, HealthReport } from '../../shared/health.js';
+
+export function endpointCheck(info: EndpointInfo): HealthCheck {
+  const base = { id: 'endpoint', label: 'MCP endpoint' };
+  if (!info.listening) {
+    return { ...base, status: 'fail', detail: info.error ?? `Not listening on port ${info.port}`, hint: 'Pick a free port in the settings (0 picks one for you), or stop whatever uses it.' };
+  }
+  const sessions = `${info.sessions} client session${info.sessions === 1 ? '' : 's'}`;
+  if (info.error) return { ...base, status: 'warn', detail: `${info.url} (${sessions}). ${info.error}`, hint: 'Pick a free port in the settings.' };
+  return { ...base, status: 'ok', detail: `${info.url} (${sessions})` };
+}
+
+export function poolCheck(pool: PoolState, counts: { running: number; queued: number; paused: boolean }): HealthCheck {
+  const base = { id: 'pool', label: 'Warm pool and queue' };
+  const load = `${counts.running} running, ${counts.queued} queued${counts.paused ? ', new runs paused' : ''}`;
+  if (pool.lastError) {
+    return { ...base, status: 'warn', detail: `${pool.ready} of ${pool.size} containers ready; the last start failed: ${pool.lastError}. ${load}`, hint: 'Runs still start cold; check the runtime and image rows above.' };
+  }
+  const state = pool.size === 0 ? 'off (every run starts a fresh container)' : `${pool.ready} of ${pool.size} containers ready${pool.starting ? `, ${pool.starting} starting` : ''}`;
+  return { ...base, status: counts.paused ? 'warn' : 'ok', detail: `Pool ${state}. ${load}`, ...(counts.paused ? { hint: 'Resume new runs from the tray or the Live view.' } : {}) };
+}
+
+export function serversCheck(servers: readonly ServerView[]): HealthCheck {
+  const base = { id: 'servers', label: 'Proxied MCP servers' };
+  if (servers.length === 0) return { ...base, status: 'ok', detail: 'No MCP servers discovered; code can still run without them.' };
+  const crashed = servers.filter((s) => s.state === 'crashed');
+  const by = (state: string) => servers.filter((s) => s.state === state).length;
+  const detail = `${servers.length} discovered: ${by('ready')} ready, ${by('starting')} starting, ${by('stopped')} not started yet, ${crashed.length} crashed; ${servers.filter((s) => s.policy === 'deny').length} denied.`;
+  if (crashed.length === 0) return { ...base, status: 'ok', detail };
+  const which = crashed.map((s) => `${s.name}${s.lastError ? ` (${s.lastError})` : ''}`).join('; ');
+  return { ...base, status: 'warn', detail: `${detail} Crashed: ${which}`, hint: 'Open the Servers view to see the error and restart the server.' };
+}
+
+export function withServiceChecks(report: HealthReport, checks: HealthCheck[]): HealthReport {
+  return { ...report, checks: [...report.checks, ...checks] };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { endpointCheck, poolCheck, serversCheck } from '../../../electron/control/service-checks.js';
+import type { ServerView } from '../../../shared/contract.js';
+
+const server = (name: string, state: ServerView['state'], extra: Partial<ServerView> = {}): ServerView => ({
+  name,
+  source: '/home/u/MCPs/x.json',
+  transport: 'stdio',
+  description: '',
+  policy: 'allow',
+  state,
+  toolCount: null,
+  lastError: null,
+  ...extra,
+});
+
+describe('service health rows', () => {
+  it('endpoint: ok with the URL and sessions; fail with the reason and a hint when not listening; warn after a failed move', () => {
+    const ok = endpointCheck({ url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', sessions: 1 });
+    expect(ok).toMatchObject({ status: 'ok', detail: 'http://127.0.0.1:7337/mcp (1 client session)' });
+    const down = endpointCheck({ url: null, port: 7337, listening: false, error: 'Port 7337 on 127.0.0.1 is already in use.', tokenFile: '/t', sessions: 0 });
+    expect(down).toMatchObject({ status: 'fail', detail: 'Port 7337 on 127.0.0.1 is already in use.' });
+    expect(down.hint).toMatch(/free port/);
+    const moved = endpointCheck({ url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: 'Port 80 is in use. Still listening on port 7337.', tokenFile: '/t', sessions: 0 });
+    expect(moved.status).toBe('warn');
+  });
+
+  it('pool: counts, off when size 0, warn with the start failure, warn while paused', () => {
+    expect(poolCheck({ size: 2, ready: 1, starting: 1, lastError: null }, { running: 3, queued: 2, paused: false })).toMatchObject({
+      status: 'ok',
+      detail: 'Pool 1 of 2 containers ready, 1 starting. 3 running, 2 queued',
+    });
+    expect(poolCheck({ size: 0, ready: 0, starting: 0, lastError: null }, { running: 0, queued: 0, paused: false }).detail).toMatch(/off/);
+    const failing = poolCheck({ size: 2, ready: 0, starting: 0, lastError: 'image missing' }, { running: 0, queued: 0, paused: false });
+    expect(failing).toMatchObject({ status: 'warn' });
+    expect(failing.detail).toContain('image missing');
+    expect(poolCheck({ size: 1, ready: 1, starting: 0, lastError: null }, { running: 0, queued: 0, paused: true }).status).toBe('warn');
+  });
+
+  it('servers: a summary by state and policy; crashed ones named with their error', () => {
+    expect(serversCheck([]).status).toBe('ok');
+    const fine = serversCheck([server('a', 'ready'), server('b', 'stopped', { policy: 'deny' })]);
+    expect(fine).toMatchObject({ status: 'ok', detail: '2 discovered: 1 ready, 0 starting, 1 not started yet, 0 crashed; 1 denied.' });
+    const bad = serversCheck([server('a', 'ready'), server('gh', 'crashed', { lastError: 'exit code 1' })]);
+    expect(bad.status).toBe('warn');
+    expect(bad.detail).toContain('gh (exit code 1)');
+    expect(bad.hint).toMatch(/Servers view/);
+  });
+});
