@@ -25,6 +25,18 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // One browser and one server at a time: the machine has two cores.
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          globalSetup: ['test/e2e/e2e-setup.ts'],
+        },
+      },
     ],
   },
 });

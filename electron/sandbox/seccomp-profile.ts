@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 export const SECCOMP_MODES = ['sandbar', 'runtime-default'] as const;
 export type SeccompMode = (typeof SECCOMP_MODES)[number];
 
-export const SANDBAR_SECCOMP_PROFILE = fileURLToPath(new URL('./seccomp/sandbar-seccomp.json', import.meta.url));
+/**
+ * The runtime reads the profile by path, outside Electron's asar support, so in the packaged app the
+ * path must point at the unpacked copy (electron-builder.yml unpacks the seccomp folder).
+ */
+export function unpackedPath(file: string): string {
+  return file.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}
+
+export const SANDBAR_SECCOMP_PROFILE = unpackedPath(fileURLToPath(new URL('./seccomp/sandbar-seccomp.json', import.meta.url)));
 
 export function seccompProfileFor(mode: SeccompMode): string | undefined {
   return mode === 'sandbar' ? SANDBAR_SECCOMP_PROFILE : undefined;

@@ -34,7 +34,7 @@ describe.skipIf(!sandbox.available)('control API over HTTP: security', () => {
   });
 
   it('401 without the token or with a wrong one, for calls and the event stream', async () => {
-    for (const auth of [{}, { authorization: 'Bearer nope' }, { authorization: `Basic ${t.token()}` }]) {
+    for (const auth of [{}, { authorization: 'Bearer nope' }, { authorization: `Basic ${t.token()}` }] as Record<string, string>[]) {
       const res = await call(auth);
       expect(res.status).toBe(401);
       expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });

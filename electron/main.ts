@@ -1,0 +1,117 @@
+// Electron entry: one instance, the app scheme, the engine (sandbar-app), IPC, window and tray; launch at
+// login from settings; on quit, finish runs and remove every container before exiting. Composition only.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, clipboard, ipcMain, session } from 'electron';
+import ElectronStore from 'electron-store';
+import { registerIpcTransport } from './control/ipc-transport.js';
+import { createLogger } from './logger.js';
+import { createSandbarApp } from './sandbar-app.js';
+import { applySecurityGuards } from './security.js';
+import { openElectronStore } from './settings/electron-settings-store.js';
+import { sandbarHome } from './settings/paths.js';
+import { isTrustedSender } from './shell/sender-check.js';
+import { followLaunchAtLogin, TrayController } from './shell/tray-controller.js';
+import { ElectronTray } from './tray.js';
+import { PanelWindow, registerAppScheme, servePanel } from './window.js';
+
+const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+// From dist/electron/main.js: the bundled preload beside it, the built panel, the icons at the repo root.
+const PRELOAD = here('./preload.cjs');
+const PANEL_DIR = here('../renderer/');
+const ASSETS_DIR = here('../../electron/assets/');
+/** Passed by the login item: start in the tray without opening the window. */
+const HIDDEN_FLAG = '--hidden';
+const QUIT_GRACE_MS = 10_000;
+
+const env = process.env;
+const log = createLogger('desktop', env);
+// SANDBAR_HOME is the one folder every surface shares; Chromium's own profile goes in a subfolder of it
+// (the single-instance lock lives there too, so one app runs per home).
+const home = sandbarHome(env);
+app.setPath('userData', path.join(home, 'electron'));
+registerAppScheme();
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) {
+  // The running instance shows its window ('second-instance'); this one just leaves.
+  app.quit();
+} else {
+  boot().catch((err: unknown) => {
+    log.error(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    app.exit(1);
+  });
+}
+
+async function boot(): Promise<void> {
+  await app.whenReady();
+  // A corrupt settings file is moved aside here and reported by health (the warning travels with the store).
+  const sandbar = createSandbarApp({ env, settingsStore: openElectronStore(home, ElectronStore), panelDir: PANEL_DIR, log });
+
+  applySecurityGuards(app, session.defaultSession, (message) => log.warn(message));
+  servePanel(PANEL_DIR);
+  const transport = registerIpcTransport({
+    ipcMain,
+    router: sandbar.router,
+    isTrusted: isTrustedSender,
+    onRefused: (method, event) => log.warn(`refused IPC ${method} from ${event.senderFrame?.url ?? 'a closed frame'}`),
+  });
+  const panel = new PanelWindow({
+    preload: PRELOAD,
+    icon: path.join(ASSETS_DIR, 'icon.png'),
+    attach: (contents) => transport.attachWindow(contents),
+    warn: (message) => log.warn(message),
+  });
+  const tray = new ElectronTray({ iconDir: ASSETS_DIR, onAction: (action) => void controller.perform(action) });
+  const controller = new TrayController({
+    router: sandbar.router,
+    view: tray,
+    actions: { openPanel: () => panel.show(), copyText: (text) => clipboard.writeText(text), quit: () => app.quit() },
+    log: (message) => log.warn(message),
+  });
+
+  app.on('second-instance', () => panel.show());
+  app.on('activate', () => panel.show());
+  // A tray app: closing the window does not quit.
+  app.on('window-all-closed', () => {});
+
+  let settingsFeed: { close(): void } | null = null;
+  let exiting = false;
+  app.on('before-quit', (event) => {
+    panel.setQuitting();
+    if (exiting) return;
+    exiting = true;
+    event.preventDefault();
+    void (async () => {
+      controller.dispose();
+      settingsFeed?.close();
+      try {
+        await sandbar.dispose(QUIT_GRACE_MS);
+      } catch (err) {
+        log.error(`shutdown: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      transport.dispose();
+      tray.destroy();
+      app.exit(0);
+    })();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+  try {
+    await sandbar.start();
+  } catch (err) {
+    // The tray and the Health view say what is wrong; the window stays reachable.
+    log.error(`engine failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  await controller.start();
+  // Login items exist on macOS and Windows only; Linux desktops use XDG autostart files instead.
+  if (process.platform === 'darwin' || process.platform === 'win32') {
+    settingsFeed = await followLaunchAtLogin(
+      sandbar.router,
+      (openAtLogin) => app.setLoginItemSettings({ openAtLogin, args: [HIDDEN_FLAG] }),
+      (message) => log.warn(message),
+    );
+  }
+  const hidden = process.argv.includes(HIDDEN_FLAG) || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
+  if (!hidden) panel.show();
+}

@@ -1,0 +1,234 @@
+// electron/main.ts composition, with Electron and the engine faked: one instance, userData under
+// SANDBAR_HOME, IPC handlers, tray and window, launch at login, and a quit that disposes before exiting.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { METHOD_NAMES } from '../../../shared/contract.js';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
+import { FakeRouter } from './fake-router.js';
+
+const fakes = await vi.hoisted(async () => {
+  const { EventEmitter } = await import('node:events');
+  class App extends EventEmitter {
+    paths = new Map<string, string>();
+    lock = true;
+    quit = vi.fn(() => {
+      const event = { defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) };
+      this.emit('before-quit', event);
+      return event;
+    });
+    exit = vi.fn();
+    enableSandbox = vi.fn();
+    setLoginItemSettings = vi.fn();
+    getLoginItemSettings = () => ({ wasOpenedAtLogin: false });
+    setPath(name: string, value: string) {
+      this.paths.set(name, value);
+    }
+    requestSingleInstanceLock() {
+      return this.lock;
+    }
+    whenReady() {
+      return Promise.resolve();
+    }
+  }
+  class WebContents extends EventEmitter {
+    id = 1;
+    send() {}
+    reload() {}
+  }
+  class BrowserWindow extends EventEmitter {
+    static created: BrowserWindow[] = [];
+    webContents = new WebContents();
+    constructor() {
+      super();
+      BrowserWindow.created.push(this);
+    }
+    loadURL() {
+      return Promise.resolve();
+    }
+    show() {}
+    focus() {}
+    hide() {}
+    isMinimized() {
+      return false;
+    }
+    isDestroyed() {
+      return false;
+    }
+  }
+  class Tray {
+    static created = 0;
+    constructor() {
+      Tray.created++;
+    }
+    on() {}
+    setImage() {}
+    setToolTip() {}
+    setContextMenu() {}
+    isDestroyed() {
+      return false;
+    }
+    destroy() {}
+  }
+  const session = {
+    defaultSession: {
+      setPermissionRequestHandler: vi.fn(),
+      setPermissionCheckHandler: vi.fn(),
+      setDevicePermissionHandler: vi.fn(),
+      webRequest: { onHeadersReceived: vi.fn() },
+    },
+  };
+  return {
+    state: { app: new App() },
+    App,
+    BrowserWindow,
+    Tray,
+    session,
+    ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    clipboard: { writeText: vi.fn() },
+    shell: { openExternal: vi.fn() },
+    Menu: { buildFromTemplate: (t: unknown) => t },
+    nativeImage: { createFromPath: (file: string) => ({ file }) },
+    sandbar: { created: [] as unknown[], instance: null as null | { router: FakeRouter; start: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn> } },
+  };
+});
+
+vi.mock('electron', () => ({
+  get app() {
+    return fakes.state.app;
+  },
+  BrowserWindow: fakes.BrowserWindow,
+  Tray: fakes.Tray,
+  Menu: fakes.Menu,
+  nativeImage: fakes.nativeImage,
+  session: fakes.session,
+  ipcMain: fakes.ipcMain,
+  protocol: fakes.protocol,
+  clipboard: fakes.clipboard,
+  shell: fakes.shell,
+}));
+vi.mock('electron-store', () => ({ default: class {} }));
+vi.mock('../../../electron/settings/electron-settings-store.js', () => ({ openElectronStore: (home: string) => ({ store: { path: `${home}/settings.json`, store: {} } }) }));
+vi.mock('../../../electron/sandbar-app.js', () => ({
+  createSandbarApp: (options: unknown) => {
+    fakes.sandbar.created.push(options);
+    return fakes.sandbar.instance;
+  },
+}));
+
+let home: string;
+let signalListeners: { SIGINT: number; SIGTERM: number };
+const platform = process.platform;
+
+function freshSandbar(launchAtLogin = true) {
+  const router = new FakeRouter({
+    'live.snapshot': { ok: true, value: { running: [], queued: [], recent: [], pool: { size: 0, ready: 0, starting: 0, lastError: null }, paused: false, memoryLimitBytes: 1 } },
+    'health.get': { ok: true, value: null },
+    'endpoint.info': { ok: true, value: { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', sessions: 0 } },
+    'settings.get': { ok: true, value: { settings: { ...DEFAULT_SETTINGS, launchAtLogin }, defaults: DEFAULT_SETTINGS, locked: [], file: '/s' } },
+  });
+  fakes.sandbar.instance = { router, start: vi.fn(async () => {}), dispose: vi.fn(async () => {}) };
+  return fakes.sandbar.instance;
+}
+
+async function loadMain(): Promise<void> {
+  vi.resetModules();
+  await import('../../../electron/main.js');
+}
+
+beforeEach(() => {
+  home = mkdtempSync(path.join(tmpdir(), 'sandbar-main-'));
+  vi.stubEnv('SANDBAR_HOME', home);
+  vi.stubEnv('SANDBAR_LOG_LEVEL', 'error');
+  fakes.state.app = new fakes.App();
+  fakes.BrowserWindow.created.length = 0;
+  fakes.sandbar.created.length = 0;
+  fakes.ipcMain.handle.mockClear();
+  signalListeners = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') };
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  Object.defineProperty(process, 'platform', { value: platform });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const added = process.listeners(signal).slice(signalListeners[signal]);
+    for (const listener of added) process.removeListener(signal, listener);
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('electron/main.ts', () => {
+  it('a second instance quits without starting anything', async () => {
+    fakes.state.app.lock = false;
+    freshSandbar();
+    await loadMain();
+    expect(fakes.state.app.quit).toHaveBeenCalled();
+    expect(fakes.sandbar.created).toEqual([]);
+  });
+
+  it('puts Chromium\'s profile under SANDBAR_HOME and sandboxes every renderer', async () => {
+    fakes.state.app.lock = false;
+    await loadMain();
+    expect(fakes.state.app.paths.get('userData')).toBe(path.join(home, 'electron'));
+    expect(fakes.state.app.enableSandbox).toHaveBeenCalled();
+    expect(fakes.protocol.registerSchemesAsPrivileged).toHaveBeenCalled();
+  });
+
+  it('starts the app, registers every IPC method, shows the tray and the window', async () => {
+    const sandbar = freshSandbar();
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+    expect(sandbar.start).toHaveBeenCalledTimes(1);
+    expect(fakes.sandbar.created[0]).toMatchObject({ env: process.env, panelDir: expect.any(String), settingsStore: { store: { path: `${home}/settings.json` } } });
+    expect(fakes.ipcMain.handle).toHaveBeenCalledTimes(METHOD_NAMES.length);
+    expect(fakes.Tray.created).toBeGreaterThan(0);
+    expect(fakes.state.app.listenerCount('window-all-closed')).toBe(1);
+  });
+
+  it('before-quit waits for dispose (no container left) and then exits, once', async () => {
+    const sandbar = freshSandbar();
+    let finish: () => void = () => {};
+    sandbar.dispose.mockImplementation(() => new Promise<void>((resolve) => (finish = resolve)));
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+
+    const first = fakes.state.app.quit();
+    expect(first.defaultPrevented).toBe(true);
+    expect(sandbar.dispose).toHaveBeenCalledWith(10_000);
+    expect(fakes.state.app.exit).not.toHaveBeenCalled();
+    fakes.state.app.quit();
+    expect(sandbar.dispose).toHaveBeenCalledTimes(1);
+
+    finish();
+    await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(0));
+    expect(fakes.ipcMain.removeHandler).toHaveBeenCalled();
+  });
+
+  it('exits even when dispose fails', async () => {
+    const sandbar = freshSandbar();
+    sandbar.dispose.mockRejectedValue(new Error('podman hung'));
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+    fakes.state.app.quit();
+    await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(0));
+  });
+
+  it('applies launch at login from settings where the OS supports login items', async () => {
+    Object.defineProperty(process, 'platform', { value: 'win32' });
+    const sandbar = freshSandbar(true);
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.state.app.setLoginItemSettings).toHaveBeenCalledWith({ openAtLogin: true, args: ['--hidden'] }));
+    sandbar.router.emit('settings.changed', { settings: { ...DEFAULT_SETTINGS, launchAtLogin: false }, changed: ['launchAtLogin'] });
+    expect(fakes.state.app.setLoginItemSettings).toHaveBeenLastCalledWith({ openAtLogin: false, args: ['--hidden'] });
+  });
+
+  it('leaves login items alone on Linux', async () => {
+    Object.defineProperty(process, 'platform', { value: 'linux' });
+    freshSandbar(true);
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+    expect(fakes.state.app.setLoginItemSettings).not.toHaveBeenCalled();
+  });
+});
