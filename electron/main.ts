@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, clipboard, ipcMain, session } from 'electron';
 import ElectronStore from 'electron-store';
+import { createCore } from './app.js';
+import { runStdio } from './cli/stdio-command.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
 import { createLogger } from './logger.js';
 import { createSandbarApp } from './sandbar-app.js';
@@ -22,6 +24,8 @@ const PANEL_DIR = here('../renderer/');
 const ASSETS_DIR = here('../../electron/assets/');
 /** Passed by the login item: start in the tray without opening the window. */
 const HIDDEN_FLAG = '--hidden';
+/** What client configuration writes for clients that only launch commands (there is no separate Node). */
+const STDIO_FLAG = '--stdio';
 const QUIT_GRACE_MS = 10_000;
 
 const env = process.env;
@@ -33,7 +37,14 @@ app.setPath('userData', path.join(home, 'electron'));
 registerAppScheme();
 app.enableSandbox();
 
-if (!app.requestSingleInstanceLock()) {
+if (process.argv.includes(STDIO_FLAG)) {
+  // Started by an MCP client that only launches commands: no window, no tray, no lock. It joins the
+  // running instance over HTTP, or runs its own engine when none is running.
+  app.dock?.hide();
+  runStdio({ createCore: (options) => createCore({ ...options, settingsStore: openElectronStore(home, ElectronStore) }), env })
+    .catch((err: unknown) => log.error(`stdio failed: ${err instanceof Error ? err.message : String(err)}`))
+    .finally(() => app.exit(0));
+} else if (!app.requestSingleInstanceLock()) {
   // The running instance shows its window ('second-instance'); this one just leaves.
   app.quit();
 } else {
@@ -46,7 +57,14 @@ if (!app.requestSingleInstanceLock()) {
 async function boot(): Promise<void> {
   await app.whenReady();
   // A corrupt settings file is moved aside here and reported by health (the warning travels with the store).
-  const sandbar = createSandbarApp({ env, settingsStore: openElectronStore(home, ElectronStore), panelDir: PANEL_DIR, log });
+  const sandbar = createSandbarApp({
+    env,
+    settingsStore: openElectronStore(home, ElectronStore),
+    panelDir: PANEL_DIR,
+    log,
+    // Packaged: the app binary itself; from a checkout (`electron .`): Electron plus the app folder.
+    stdioCommand: () => ({ command: process.execPath, args: app.isPackaged ? [STDIO_FLAG] : [app.getAppPath(), STDIO_FLAG] }),
+  });
 
   applySecurityGuards(app, session.defaultSession, (message) => log.warn(message));
   servePanel(PANEL_DIR);
@@ -98,7 +116,8 @@ async function boot(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
 
   try {
-    await sandbar.start();
+    // Without the HTTP listener (port taken) the window still works over IPC; health says why.
+    await sandbar.start({ requireListener: false });
   } catch (err) {
     // The tray and the Health view say what is wrong; the window stays reachable.
     log.error(`engine failed to start: ${err instanceof Error ? err.message : String(err)}`);

@@ -16,6 +16,7 @@ import { PanelFiles } from './control/panel-files.js';
 import { submitAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck, withServiceChecks } from './control/service-checks.js';
+import { clearInstance, writeInstance } from './instance-file.js';
 import { createLogger, type Logger } from './logger.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './mcp/http/token-store.js';
@@ -43,7 +44,8 @@ export interface SandbarApp {
   endpoint: HttpEndpoint;
   /** The panel's URL for a browser, with the one-time `#token=` fragment; null while not listening. */
   panelUrl(): string | null;
-  start(): Promise<void>;
+  /** `requireListener: false` (desktop) keeps going when the port is taken; `serve` fails instead. */
+  start(options?: { requireListener?: boolean }): Promise<void>;
   /** Finishes runs in flight (bounded), removes every container, closes the listener. */
   dispose(graceMs?: number): Promise<void>;
 }
@@ -161,6 +163,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         // Let the event leave the old listener's sockets before they close.
         await new Promise((resolve) => setTimeout(resolve, 250));
       });
+      writeInstance(core.home, { pid: process.pid, url: endpoint.url, startedAt: Date.now() });
       log.info(`now listening on ${endpoint.url}`);
       return;
     } catch (err) {
@@ -176,14 +179,15 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     router,
     endpoint,
     panelUrl: () => (endpoint.listening ? `http://127.0.0.1:${endpoint.port}/#token=${token}` : null),
-    start: async () => {
+    start: async ({ requireListener = true } = {}) => {
       try {
         await endpoint.start();
+        writeInstance(core.home, { pid: process.pid, url: endpoint.url, startedAt: Date.now() });
       } catch (err) {
-        // The app is still useful without the listener (the desktop panel, stdio clients); health says why.
-        if (!(err instanceof AppError)) throw err;
+        // The desktop app is still useful without the listener (the window talks over IPC); health says why.
+        if (requireListener || !(err instanceof AppError)) throw err;
         endpointError = err.message;
-        throw err;
+        log.warn(err.message);
       }
       await core.start();
       core.watchServers();
@@ -205,6 +209,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     dispose: async (graceMs = 10_000) => {
       // Order matters: refuse new work, let running calls answer (bounded), then close the listener.
       endpoint.stopAccepting();
+      clearInstance(core.home);
       for (const dispose of disposers.splice(0)) dispose();
       health.dispose();
       live.dispose();

@@ -20,6 +20,8 @@ const fakes = await vi.hoisted(async () => {
     });
     exit = vi.fn();
     enableSandbox = vi.fn();
+    isPackaged = false;
+    getAppPath = () => '/app';
     setLoginItemSettings = vi.fn();
     getLoginItemSettings = () => ({ wasOpenedAtLogin: false });
     setPath(name: string, value: string) {
@@ -110,6 +112,12 @@ vi.mock('electron', () => ({
   shell: fakes.shell,
 }));
 vi.mock('electron-store', () => ({ default: class {} }));
+const stdio = vi.hoisted(() => ({ runs: [] as { env: unknown; createCore: unknown }[] }));
+vi.mock('../../../electron/cli/stdio-command.js', () => ({
+  runStdio: async (options: { env: unknown; createCore: unknown }) => {
+    stdio.runs.push(options);
+  },
+}));
 vi.mock('../../../electron/settings/electron-settings-store.js', () => ({ openElectronStore: (home: string) => ({ store: { path: `${home}/settings.json`, store: {} } }) }));
 vi.mock('../../../electron/sandbar-app.js', () => ({
   createSandbarApp: (options: unknown) => {
@@ -160,6 +168,35 @@ afterEach(() => {
 });
 
 describe('electron/main.ts', () => {
+  it('--stdio serves MCP over stdio (joining the running instance) with no window, tray or lock, then exits', async () => {
+    const argv = process.argv;
+    process.argv = [...argv, '--stdio'];
+    stdio.runs.length = 0;
+    try {
+      freshSandbar();
+      const lock = vi.spyOn(fakes.state.app, 'requestSingleInstanceLock');
+      await loadMain();
+      await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(0));
+      expect(stdio.runs).toHaveLength(1);
+      expect(typeof stdio.runs[0]!.createCore).toBe('function');
+      expect(lock).not.toHaveBeenCalled();
+      expect(fakes.sandbar.created).toEqual([]);
+      expect(fakes.BrowserWindow.created).toEqual([]);
+    } finally {
+      process.argv = argv;
+    }
+  });
+
+  it('tells client configuration to launch the app itself with --stdio (there is no separate Node)', async () => {
+    freshSandbar();
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.sandbar.created).toHaveLength(1));
+    const { stdioCommand } = fakes.sandbar.created[0] as { stdioCommand: () => { command: string; args: string[] } };
+    expect(stdioCommand()).toEqual({ command: process.execPath, args: ['/app', '--stdio'] });
+    fakes.state.app.isPackaged = true;
+    expect(stdioCommand()).toEqual({ command: process.execPath, args: ['--stdio'] });
+  });
+
   it('a second instance quits without starting anything', async () => {
     fakes.state.app.lock = false;
     freshSandbar();
