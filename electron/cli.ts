@@ -6,6 +6,7 @@ import { AppError, errorMessage } from '../shared/errors.js';
 import { createCore } from './app.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHistoryCommand } from './cli/history-command.js';
+import { registerImageCommand } from './cli/image-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { registerStdioCommand } from './cli/stdio-command.js';
@@ -34,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
   registerStdioCommand(program, ctx);
   registerServeCommand(program, ctx);
   registerHistoryCommand(program, ctx);
+  registerImageCommand(program, ctx);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -130,7 +130,7 @@ export class ContainerRuntime {
     const info = await this.resolve();
     const result = await runStreaming(info.path, ['pull', image], onLine, { timeoutMs: 30 * 60_000, ...(signal ? { signal } : {}) });
     if (result.exitCode !== 0) {
-      const why = result.spawnError ?? (lastLines(result.stderr) || `exit code ${result.exitCode}`);
+      const why = result.spawnError ?? (pullFailure(result.stderr) || `exit code ${result.exitCode}`);
       throw new AppError('runtime_failed', `Pulling ${image} failed: ${why}`);
     }
   }
@@ -170,6 +170,9 @@ export function parseOwnedLine(line: string): OwnedContainer {
   };
 }
 
-function lastLines(text: string): string {
-  return text.trim().split('\n').slice(-3).join(' ').trim();
+/** The runtime's own final error line ("Error: …"), else its last line: retries and warnings are noise. */
+function pullFailure(text: string): string {
+  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+  const error = lines.findLast((l) => /^Error:/i.test(l));
+  return (error ?? lines.at(-1) ?? '').replace(/^Error:\s*/i, '');
 }
