@@ -31,6 +31,26 @@ export default tseslint.config(
     },
   },
   {
+    // The panel runs in a browser (or Electron's sandboxed renderer): no Node, no Electron, only the contract.
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    // The build config runs under Node.
+    ignores: ['renderer/vite.config.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'electron', message: 'The panel talks to the main process through renderer/api only.' }],
+        patterns: [
+          { group: ['node:*'], message: 'The panel runs in a browser: no Node built-ins.' },
+          { group: ['**/electron/**', '!**/shared/**'], message: 'The panel may import shared/ but never electron/.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['test/unit/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+  },
+  {
     // Plain JavaScript run by Node (test fixtures such as the stub MCP server, this config).
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: globals.node },
