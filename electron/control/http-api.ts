@@ -71,7 +71,12 @@ export class HttpApi {
     }
     const body = await readJson(req);
     if (!body.ok) return sendEnvelope(res, body.status, refusal(body.message), body.status === 413 ? { connection: 'close' } : {});
-    const method = decodeURIComponent(path.slice(CALL_PREFIX.length));
+    let method: string;
+    try {
+      method = decodeURIComponent(path.slice(CALL_PREFIX.length));
+    } catch {
+      return sendEnvelope(res, 400, refusal('The method name in the path is not valid'));
+    }
     const connection = req.headers[httpApi.connectionHeader];
     const answer = await this.options.router.call(method, body.value, typeof connection === 'string' ? connection : undefined);
     sendEnvelope(res, 200, answer);

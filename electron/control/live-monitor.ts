@@ -62,11 +62,14 @@ export class LiveMonitor {
     let ids = this.subscriptions.get(connectionId);
     if (!ids) this.subscriptions.set(connectionId, (ids = new Set()));
     ids.add(id);
+    // The answer includes everything so far; output already batched for this connection would repeat it.
+    this.batches.get(connectionId)?.discard(id);
     return { id, stdout: tail.stdout, stderr: tail.stderr, clipped: tail.clipped };
   }
 
   unfollow(connectionId: string, id: string): void {
     this.subscriptions.get(connectionId)?.delete(id);
+    this.batches.get(connectionId)?.discard(id);
   }
 
   connectionClosed(connectionId: string): void {

@@ -5,18 +5,39 @@ import type { Stream } from '../../shared/execution.js';
 export const TAIL_LIMIT_CHARS = 256 * 1024;
 
 export class OutputTail {
-  stdout = '';
-  stderr = '';
-  clipped = false;
+  private readonly text = { stdout: '', stderr: '' };
+  private dropped = false;
 
+  /**
+   * Cheap per call: the text is cut back only once it is twice the limit, so a full tail does not copy
+   * 256 KiB for every printed line.
+   */
   append(stream: Stream, data: string): void {
-    const next = this[stream] + data;
-    if (next.length > TAIL_LIMIT_CHARS) {
-      this.clipped = true;
-      this[stream] = next.slice(next.length - TAIL_LIMIT_CHARS);
+    const next = this.text[stream] + data;
+    if (next.length > 2 * TAIL_LIMIT_CHARS) {
+      this.dropped = true;
+      this.text[stream] = next.slice(next.length - TAIL_LIMIT_CHARS);
     } else {
-      this[stream] = next;
+      this.text[stream] = next;
     }
+  }
+
+  get stdout(): string {
+    return this.tail('stdout');
+  }
+
+  get stderr(): string {
+    return this.tail('stderr');
+  }
+
+  /** True when the tail no longer starts at the run's first byte. */
+  get clipped(): boolean {
+    return this.dropped || this.text.stdout.length > TAIL_LIMIT_CHARS || this.text.stderr.length > TAIL_LIMIT_CHARS;
+  }
+
+  private tail(stream: Stream): string {
+    const text = this.text[stream];
+    return text.length > TAIL_LIMIT_CHARS ? text.slice(text.length - TAIL_LIMIT_CHARS) : text;
   }
 }
 
@@ -28,6 +49,10 @@ export class OutputBatch {
     let entry = this.pending.get(id);
     if (!entry) this.pending.set(id, (entry = { stdout: '', stderr: '' }));
     entry[stream] += data;
+  }
+
+  discard(id: string): void {
+    this.pending.delete(id);
   }
 
   get empty(): boolean {

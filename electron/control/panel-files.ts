@@ -78,6 +78,9 @@ export class PanelFiles {
       ...SECURITY_HEADERS,
     });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+    // The file can vanish between stat and open (a rebuild while serving): end this answer, not the process.
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import setupSandbox from '../integration/global-setup.js';
 
-export const CHROMIUM = process.env.SANDBAR_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM } from './serve-process.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,89 +1,20 @@
-// What every end-to-end test needs: a real `sandbar serve` (the built CLI, its own SANDBAR_HOME and a
-// temporary user HOME), Debian's Chromium through playwright-core, an MCP client, and screenshots.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+// What every end-to-end test needs: a real `sandbar serve` with the test image, the panel open in
+// Chromium, an MCP client, and screenshots under test/e2e/artifacts/.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { CHROMIUM } from './e2e-setup.js';
+import { startServe as startServeProcess, type Served } from './serve-process.js';
 
-const require = createRequire(import.meta.url);
-export const EVERYTHING_BIN = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+export { launchChromium, type Served } from './serve-process.js';
 export const e2e = inject('e2e');
 export const sandbox = inject('sandbox');
 export const ARTIFACTS = path.resolve('test/e2e/artifacts');
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-export interface Served {
-  panelUrl: string;
-  mcpUrl: string;
-  baseUrl: string;
-  token: string;
-  home: string;
-  userHome: string;
-  instanceLog(): string;
-  stop(): Promise<void>;
-}
-
-export async function startServe(settings: Record<string, unknown> = {}): Promise<Served> {
-  const home = mkdtempSync(path.join(tmpdir(), 'sandbar-e2e-'));
-  const userHome = mkdtempSync(path.join(tmpdir(), 'sandbar-e2e-user-'));
-  mkdirSync(path.join(userHome, '.config', 'Claude'), { recursive: true });
-  writeFileSync(
-    path.join(home, 'settings.json'),
-    JSON.stringify({
-      image: sandbox.image,
-      poolSize: 1,
-      httpPort: 0,
-      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } },
-      ...settings,
-    }),
-  );
-  const child: ChildProcess = spawn(process.execPath, [path.resolve('dist/electron/cli.js'), 'serve'], {
-    env: { ...process.env, SANDBAR_HOME: home, HOME: userHome, XDG_CONFIG_HOME: path.join(userHome, '.config'), SANDBAR_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const panelUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbar serve did not start:\n${out}\n${err}`)), 60_000);
-    const check = () => {
-      const match = /Panel[^:]*: (http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`sandbar serve exited (${code}):\n${out}\n${err}`)));
-  });
-  const url = new URL(panelUrl);
-  return {
-    panelUrl,
-    baseUrl: url.origin,
-    mcpUrl: `${url.origin}/mcp`,
-    token: url.hash.replace('#token=', ''),
-    home,
-    userHome,
-    instanceLog: () => `${out}\n${err}`,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+export function startServe(settings: Record<string, unknown> = {}): Promise<Served> {
+  return startServeProcess({ image: sandbox.image, settings });
 }
 
 export async function openPanel(browser: Browser, served: Served, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {

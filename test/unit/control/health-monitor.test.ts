@@ -1,0 +1,230 @@
+// The health monitor: one full probe at a time, onChange per report, and the cheap check that re-probes
+// only when the runtime or the image changed state since the last report.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HealthMonitor, type QuickState } from '../../../electron/control/health-monitor.js';
+import type { Logger } from '../../../electron/logger.js';
+import type { HealthReport, RuntimeReport } from '../../../shared/health.js';
+
+const RUNTIME: RuntimeReport = {
+  name: 'podman',
+  path: '/usr/bin/podman',
+  version: '5.2.5',
+  rootless: true,
+  cgroupVersion: 2,
+  ociRuntime: 'crun',
+  storageDriver: 'overlay',
+  availableOciRuntimes: ['crun'],
+};
+
+function report(runtime: boolean, image: boolean, checkedAt = 1): HealthReport {
+  return {
+    ok: runtime && image,
+    checkedAt,
+    runtime: runtime ? RUNTIME : null,
+    image: { name: 'python:3.14-slim', present: image },
+    seccomp: 'sandbar',
+    enforced: { memory: true, pids: true, network: true, readOnlyRoot: true, capabilities: true, seccomp: true },
+    checks: [],
+  };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+function setup(options: { collect?: (probe: boolean) => Promise<HealthReport>; quickState?: () => Promise<QuickState> } = {}) {
+  const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger;
+  const collect = vi.fn(options.collect ?? (async () => report(true, true)));
+  const quickState = vi.fn(options.quickState ?? (async () => ({ runtime: true, image: true })));
+  const onChange = vi.fn<(report: HealthReport) => void>();
+  const monitor = new HealthMonitor({ collect, quickState, onChange, log });
+  return { monitor, collect, quickState, onChange, log };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('HealthMonitor.probe', () => {
+  it('shares one collect between concurrent probes, with the probe flag set', async () => {
+    const pending = deferred<HealthReport>();
+    const { monitor, collect, onChange } = setup({ collect: () => pending.promise });
+    const a = monitor.probe();
+    const b = monitor.probe();
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(collect).toHaveBeenCalledWith(true);
+    const r = report(true, true, 42);
+    pending.resolve(r);
+    expect(await a).toBe(r);
+    expect(await b).toBe(r);
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledWith(r);
+    expect(monitor.latest).toBe(r);
+  });
+
+  it('runs a new collect once the previous one has finished, and tells onChange about each report', async () => {
+    const reports = [report(true, false, 1), report(true, true, 2)];
+    const { monitor, collect, onChange } = setup({ collect: async () => reports.shift()! });
+    expect(monitor.latest).toBeNull();
+    const first = await monitor.probe();
+    const second = await monitor.probe();
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(first.checkedAt).toBe(1);
+    expect(second.checkedAt).toBe(2);
+    expect(onChange.mock.calls.map((c) => c[0].checkedAt)).toEqual([1, 2]);
+    expect(monitor.latest).toBe(second);
+  });
+
+  it('a failed collect rejects every waiter, keeps the old report, and does not block the next probe', async () => {
+    const pending = deferred<HealthReport>();
+    let call = 0;
+    const { monitor, onChange } = setup({ collect: () => (++call === 1 ? pending.promise : Promise.resolve(report(true, true, 7))) });
+    const a = monitor.probe();
+    const b = monitor.probe();
+    pending.reject(new Error('podman hung'));
+    await expect(a).rejects.toThrow('podman hung');
+    await expect(b).rejects.toThrow('podman hung');
+    expect(onChange).not.toHaveBeenCalled();
+    expect(monitor.latest).toBeNull();
+    expect((await monitor.probe()).checkedAt).toBe(7);
+  });
+});
+
+describe('HealthMonitor.check', () => {
+  it('does nothing before the first report', async () => {
+    const { monitor, quickState, collect } = setup({ quickState: async () => ({ runtime: false, image: false }) });
+    await monitor.check();
+    expect(quickState).not.toHaveBeenCalled();
+    expect(collect).not.toHaveBeenCalled();
+  });
+
+  it('does not re-probe while the quick state matches the last report', async () => {
+    const { monitor, quickState, collect, onChange } = setup({ quickState: async () => ({ runtime: true, image: true }) });
+    await monitor.probe();
+    await monitor.check();
+    await monitor.check();
+    expect(quickState).toHaveBeenCalledTimes(2);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('matches a report without runtime or image against a quick state without them', async () => {
+    const { monitor, collect } = setup({ collect: async () => report(false, false), quickState: async () => ({ runtime: false, image: false }) });
+    await monitor.probe();
+    await monitor.check();
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  it('re-probes when the runtime went away and reports the new state', async () => {
+    const reports = [report(true, true, 1), report(false, false, 2)];
+    const { monitor, collect, onChange } = setup({ collect: async () => reports.shift()!, quickState: async () => ({ runtime: false, image: false }) });
+    await monitor.probe();
+    await monitor.check();
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(onChange).toHaveBeenCalledTimes(2);
+    expect(onChange.mock.calls[1]![0].runtime).toBeNull();
+    expect(monitor.latest?.checkedAt).toBe(2);
+  });
+
+  it('re-probes when only the image changed (pulled, or removed)', async () => {
+    const reports = [report(true, false, 1), report(true, true, 2)];
+    const { monitor, collect } = setup({ collect: async () => reports.shift()!, quickState: async () => ({ runtime: true, image: true }) });
+    await monitor.probe();
+    await monitor.check();
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(monitor.latest?.image.present).toBe(true);
+  });
+
+  it('treats a quick state that fails as the runtime being gone', async () => {
+    const reports = [report(true, true, 1), report(false, false, 2)];
+    const { monitor, collect, onChange } = setup({
+      collect: async () => reports.shift()!,
+      quickState: async () => {
+        throw new Error('podman: command not found');
+      },
+    });
+    await monitor.probe();
+    await monitor.check();
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ checkedAt: 2, runtime: null }));
+  });
+
+  it('a quick state that fails while the runtime was already missing changes nothing', async () => {
+    const { monitor, collect } = setup({
+      collect: async () => report(false, false),
+      quickState: async () => {
+        throw new Error('still no podman');
+      },
+    });
+    await monitor.probe();
+    await monitor.check();
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not check while a probe is running, nor run two checks at once', async () => {
+    const quick = deferred<QuickState>();
+    let first = true;
+    const { monitor, quickState, collect } = setup({
+      quickState: () => {
+        if (first) {
+          first = false;
+          return quick.promise;
+        }
+        return Promise.resolve({ runtime: true, image: true });
+      },
+    });
+    await monitor.probe();
+    const probing = monitor.probe();
+    await monitor.check();
+    expect(quickState).not.toHaveBeenCalled();
+    await probing;
+
+    const one = monitor.check();
+    const two = monitor.check();
+    await two;
+    expect(quickState).toHaveBeenCalledTimes(1);
+    quick.resolve({ runtime: true, image: true });
+    await one;
+    expect(collect).toHaveBeenCalledTimes(2);
+  });
+
+  it('logs a re-probe that fails instead of throwing', async () => {
+    let call = 0;
+    const { monitor, log } = setup({
+      collect: async () => {
+        if (++call === 1) return report(true, true);
+        throw new Error('probe container failed');
+      },
+      quickState: async () => ({ runtime: true, image: false }),
+    });
+    await monitor.probe();
+    await expect(monitor.check()).resolves.toBeUndefined();
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining('probe container failed'));
+  });
+});
+
+describe('HealthMonitor start', () => {
+  it('probes at once and checks on the interval', async () => {
+    vi.useFakeTimers();
+    const reports = [report(true, true, 1), report(false, false, 2)];
+    let runtime = true;
+    const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger;
+    const collect = vi.fn(async () => reports.shift()!);
+    const onChange = vi.fn();
+    const monitor = new HealthMonitor({ collect, quickState: async () => ({ runtime, image: runtime }), onChange, log, intervalMs: 1000 });
+    monitor.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(collect).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(collect).toHaveBeenCalledTimes(1);
+    runtime = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(collect).toHaveBeenCalledTimes(2);
+    expect(onChange).toHaveBeenCalledTimes(2);
+    monitor.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
