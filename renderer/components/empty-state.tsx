@@ -1,0 +1,11 @@
+import type { ReactNode } from 'react';
+
+export function EmptyState({ title, children, actions }: { title: string; children?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="empty">
+      <h3 className="empty-title">{title}</h3>
+      {children && <div className="empty-body">{children}</div>}
+      {actions && <div className="empty-actions">{actions}</div>}
+    </div>
+  );
+}

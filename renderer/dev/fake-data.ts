@@ -1,0 +1,169 @@
+// Plausible data for the dev-only fake API (`?fake`): enough to look at every view without a server.
+import type { ClientView, EndpointInfo, FinishedExecution, RunningExecution, ServerView, SettingsView } from '../../shared/contract.js';
+import type { ExecutionSummary } from '../../shared/execution.js';
+import type { HealthReport } from '../../shared/health.js';
+import { DEFAULT_LIMITS } from '../../shared/limits.js';
+import type { ToolInfo } from '../../shared/proxy.js';
+import { DEFAULT_SETTINGS } from '../../shared/settings.js';
+
+const MIN = 60_000;
+
+export function fakeRunning(now: number): RunningExecution[] {
+  return [
+    {
+      id: 'r-7f3a9c21e4',
+      code: 'import pandas as pd\nfrom mcp.servers.github import list_issues\n\nissues = await list_issues(repo="acme/api", state="open")\ndf = pd.DataFrame(issues)\nprint(df.groupby("label").size().sort_values(ascending=False).head(10))\nfor i in range(100):\n    print(i)',
+      servers: ['github'],
+      client: { name: 'claude-code', version: '2.1.4', transport: 'http' },
+      timeoutSec: 120,
+      queuedAt: now - 9_000,
+      startedAt: now - 8_200,
+      containerName: 'sandbar-r-7f3a9c21e4',
+      memoryBytes: 96 * 1024 ** 2,
+    },
+    {
+      id: 'r-02bd77e0aa',
+      code: 'import numpy as np\nx = np.zeros((20000, 20000))\nprint(x.sum())',
+      servers: [],
+      client: { name: 'cursor', version: '1.7.2', transport: 'http' },
+      timeoutSec: 30,
+      queuedAt: now - 27_000,
+      startedAt: now - 26_500,
+      containerName: 'sandbar-r-02bd77e0aa',
+      memoryBytes: 471 * 1024 ** 2,
+    },
+  ];
+}
+
+export function fakeQueued(now: number): ExecutionSummary[] {
+  return [{ id: 'q-55c1d2', code: 'print(sum(range(10**7)))', servers: [], client: { name: 'claude-desktop', version: '0.14.1' }, timeoutSec: 30, queuedAt: now - 2_100 }];
+}
+
+function finished(id: string, ago: number, exitReason: FinishedExecution['exitReason'], extra: Partial<FinishedExecution>, now: number): FinishedExecution {
+  const finishedAt = now - ago;
+  const durationMs = extra.durationMs ?? 1_840;
+  return {
+    id,
+    exitReason,
+    exitCode: exitReason === 'success' ? 0 : 1,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    timeoutSec: 30,
+    limits: DEFAULT_LIMITS,
+    queuedAt: finishedAt - durationMs - 300,
+    startedAt: finishedAt - durationMs,
+    finishedAt,
+    durationMs,
+    code: 'print("hello")',
+    servers: [],
+    client: { name: 'claude-code', version: '2.1.4' },
+    ...extra,
+  };
+}
+
+export function fakeRecent(now: number): FinishedExecution[] {
+  return [
+    finished('f-01', 40_000, 'success', { code: 'import statistics\nprint(statistics.mean([3, 5, 8]))', durationMs: 412 }, now),
+    finished('f-02', 2 * MIN, 'memory', { exitCode: 137, code: 'blob = bytearray(2 * 1024**3)', durationMs: 3_310 }, now),
+    finished('f-03', 4 * MIN, 'timeout', { exitCode: null, code: 'while True:\n    pass', durationMs: 30_000 }, now),
+    finished('f-04', 7 * MIN, 'error', { exitCode: 1, code: 'import requests  # no network in here', client: { name: 'cursor', version: '1.7.2' } }, now),
+    finished('f-05', 11 * MIN, 'cancelled', { exitCode: null, code: 'import time\ntime.sleep(600)' }, now),
+    finished('f-06', 15 * MIN, 'output_limit', { code: 'while True: print("x" * 80)', durationMs: 2_050 }, now),
+  ];
+}
+
+export function fakeSettingsView(): SettingsView {
+  return {
+    settings: { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_LIMITS } },
+    defaults: DEFAULT_SETTINGS,
+    locked: [{ path: 'image', source: 'SANDBAR_IMAGE' }],
+    file: '~/.config/sandbar/settings.json',
+  };
+}
+
+export function fakeHealth(broken: boolean, now: number): HealthReport {
+  return {
+    ok: !broken,
+    checkedAt: now - 3 * MIN,
+    runtime: {
+      name: 'podman',
+      path: '/usr/bin/podman',
+      version: '4.3.1',
+      rootless: broken,
+      cgroupVersion: broken ? 1 : 2,
+      ociRuntime: 'runc',
+      storageDriver: 'overlay',
+      ociRuntimeNote: 'crun failed here ("cgroups in hybrid mode not supported"); using runc',
+      availableOciRuntimes: ['runc', 'crun'],
+    },
+    image: { name: 'python:3.14-slim', present: !broken },
+    seccomp: 'sandbar',
+    enforced: { memory: !broken, pids: true, network: true, readOnlyRoot: true, capabilities: true, seccomp: true },
+    checks: [
+      { id: 'runtime', label: 'Container runtime', status: 'ok', detail: 'podman 4.3.1 at /usr/bin/podman' },
+      broken
+        ? { id: 'memory', label: 'Memory limit enforced', status: 'fail', detail: 'A 600 MB allocation succeeded under --memory 512m: rootless Podman on cgroup v1 ignores resource limits.', hint: 'Switch the host to cgroup v2 (systemd.unified_cgroup_hierarchy=1) or run Podman as root.' }
+        : { id: 'memory', label: 'Memory limit enforced', status: 'ok', detail: 'The probe was killed at 512m (exit 137).' },
+      { id: 'pids', label: 'Process limit enforced', status: 'ok', detail: 'fork() failed after 128 processes.' },
+      { id: 'network', label: 'No network', status: 'ok', detail: 'Opening a socket failed: Network is unreachable.' },
+      { id: 'readonly', label: 'Read-only root', status: 'ok', detail: 'Writing to / failed: Read-only file system.' },
+      { id: 'oci', label: 'OCI runtime', status: 'warn', detail: 'crun fails on this host; Sandbar uses runc instead.', hint: 'Nothing to do unless you prefer crun: then switch the host to cgroup v2.' },
+      broken
+        ? { id: 'image', label: 'Image present', status: 'fail', detail: 'python:3.14-slim is not on this machine.', hint: 'Pull it below, or set another image in Limits.' }
+        : { id: 'image', label: 'Image present', status: 'ok', detail: 'python:3.14-slim (Python 3.14.0)' },
+    ],
+  };
+}
+
+export function fakeServers(): ServerView[] {
+  return [
+    { name: 'github', source: '~/MCPs/github.json', transport: 'stdio', description: 'Issues, pull requests and code search on GitHub.', policy: 'allow', state: 'ready', toolCount: 26, lastError: null },
+    { name: 'filesystem', source: '~/MCPs/filesystem.json', transport: 'stdio', description: 'Read and write files under ~/projects.', policy: 'allow', state: 'starting', toolCount: null, lastError: null },
+    { name: 'slack', source: '~/Library/Application Support/Claude/claude_desktop_config.json', transport: 'stdio', description: '', policy: 'allow', state: 'crashed', toolCount: 8, lastError: 'exited with code 1: Error: SLACK_BOT_TOKEN is not set' },
+    { name: 'linear', source: 'settings', transport: 'http', description: 'Linear issues over Streamable HTTP.', policy: 'deny', state: 'stopped', toolCount: null, lastError: null },
+  ];
+}
+
+export const FAKE_TOOLS: ToolInfo[] = [
+  { name: 'list_issues', description: 'List issues of a repository, newest first.', inputSchema: { type: 'object', properties: { repo: { type: 'string' }, state: { enum: ['open', 'closed', 'all'] } }, required: ['repo'] } },
+  { name: 'create_issue', title: 'Create an issue', description: 'Open a new issue with a title and body.', inputSchema: { type: 'object', properties: { repo: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' } } } },
+  { name: 'search_code', description: 'Search code across repositories with GitHub search syntax.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+];
+
+export function fakeClients(): ClientView[] {
+  return [
+    { id: 'claude-desktop', label: 'Claude Desktop', file: '~/.config/Claude/claude_desktop_config.json', exists: true, installed: true, configured: 'no', transport: 'stdio', error: null },
+    { id: 'claude-code', label: 'Claude Code', file: '~/.claude.json', exists: true, installed: true, configured: 'yes', transport: 'http', error: null },
+    { id: 'cursor', label: 'Cursor', file: '~/.cursor/mcp.json', exists: true, installed: true, configured: 'stale', transport: 'http', error: null },
+    { id: 'vscode', label: 'VS Code', file: '~/.config/Code/User/mcp.json', exists: false, installed: true, configured: 'no', transport: 'http', error: null },
+    { id: 'windsurf', label: 'Windsurf', file: '~/.codeium/windsurf/mcp_config.json', exists: false, installed: false, configured: 'no', transport: 'http', error: null },
+  ];
+}
+
+export const FAKE_DIFF = `Index: ~/.config/Claude/claude_desktop_config.json
+===================================================================
+--- ~/.config/Claude/claude_desktop_config.json
++++ ~/.config/Claude/claude_desktop_config.json
+@@ -1,7 +1,11 @@
+ {
+   "mcpServers": {
+     "github": {
+       "command": "npx",
+       "args": ["-y", "@modelcontextprotocol/server-github"]
+-    }
++    },
++    "sandbar": {
++      "command": "/opt/Sandbar/sandbar",
++      "args": ["--stdio"]
++    }
+   }
+ }
+`;
+
+export const FAKE_ENDPOINT: EndpointInfo = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '~/.config/sandbar/token', sessions: 2 };
+
+export const FAKE_OUTPUT_LINES = [
+  'label\nbug            41\nenhancement    23\ndocs            9\n',
+  'fetched page 2 of issues\n',
+  'warning: 3 issues have no label\n',
+];

@@ -1,0 +1,47 @@
+// What the Health view asks of the main process.
+import { api, describeError } from '../../api/index.js';
+import { useHealthStore } from '../../stores/health-store.js';
+import { toast } from '../../stores/ui-store.js';
+
+export async function runProbe(): Promise<void> {
+  const store = useHealthStore.getState();
+  if (store.probing) return;
+  store.probeStarted();
+  try {
+    const report = await api.call('health.probe', {});
+    useHealthStore.getState().probeFinished(report);
+    toast(report.ok ? 'ok' : 'warn', report.ok ? 'Probe passed: every limit is enforced.' : 'Probe finished: some checks need attention.');
+  } catch (err) {
+    useHealthStore.getState().probeFinished(null, describeError(err));
+    toast('fail', `The probe could not run: ${describeError(err)}`);
+  }
+}
+
+export async function pullImage(image?: string): Promise<void> {
+  try {
+    const result = await api.call('image.pull', image ? { image } : {});
+    useHealthStore.getState().imagePullProgress({ image: result.image, phase: 'pulling', line: result.started ? 'Starting…' : 'Already pulling…', fraction: null, error: null });
+  } catch (err) {
+    toast('fail', `Could not pull the image: ${describeError(err)}`);
+  }
+}
+
+export async function fetchToken(): Promise<string | null> {
+  try {
+    return (await api.call('endpoint.token', {})).token;
+  } catch (err) {
+    toast('fail', `Could not read the token: ${describeError(err)}`);
+    return null;
+  }
+}
+
+export async function rotateToken(): Promise<string | null> {
+  try {
+    const { token } = await api.call('endpoint.rotateToken', {});
+    toast('ok', 'New token in force. Clients set up with the old one need updating (Clients view).');
+    return token;
+  } catch (err) {
+    toast('fail', `Could not rotate the token: ${describeError(err)}`);
+    return null;
+  }
+}

@@ -1,0 +1,125 @@
+// Running, queued and recently finished executions, the warm pool and the pause switch.
+import { create } from 'zustand';
+import type { Events, FinishedExecution, LiveSnapshot, RunningExecution } from '../../shared/contract.js';
+import type { ExecutionSummary, PoolState } from '../../shared/execution.js';
+
+export const RECENT_LIMIT = 20;
+
+/** After a change of limits or image the pool drains and refills: requested → refilling → idle. */
+export type RefillPhase = 'idle' | 'requested' | 'refilling';
+
+interface LiveData {
+  loaded: boolean;
+  running: RunningExecution[];
+  queued: ExecutionSummary[];
+  recent: FinishedExecution[];
+  pool: PoolState;
+  paused: boolean;
+  memoryLimitBytes: number | null;
+  /** Proxied tool calls per execution seen while it ran. */
+  toolCalls: Record<string, number>;
+  refill: RefillPhase;
+}
+
+interface LiveActions {
+  snapshotLoaded(snapshot: LiveSnapshot): void;
+  executionQueued(event: Events['execution.queued']): void;
+  /** False when the execution was not known (a missed event): the caller fetches a snapshot. */
+  executionStarted(event: Events['execution.started']): boolean;
+  executionFinished(event: Events['execution.finished']): void;
+  executionStats(event: Events['execution.stats']): void;
+  executionToolCall(event: Events['execution.toolCall']): void;
+  /** False when the counts disagree with the lists here (a missed event): the caller fetches a snapshot. */
+  liveChanged(event: Events['live.changed']): boolean;
+  pausedSet(paused: boolean): void;
+  refillRequested(): void;
+  /** The pool never drained after a request (nothing needed restarting): stop saying it refills. */
+  refillTimedOut(): void;
+  reset(): void;
+}
+
+export type LiveState = LiveData & LiveActions;
+
+const initial: LiveData = {
+  loaded: false,
+  running: [],
+  queued: [],
+  recent: [],
+  pool: { size: 0, ready: 0, starting: 0, lastError: null },
+  paused: false,
+  memoryLimitBytes: null,
+  toolCalls: {},
+  refill: 'idle',
+};
+
+const poolFull = (pool: PoolState) => pool.starting === 0 && pool.ready >= pool.size;
+
+function nextRefill(phase: RefillPhase, pool: PoolState): RefillPhase {
+  if (phase === 'idle') return 'idle';
+  if (pool.size === 0) return 'idle';
+  if (!poolFull(pool)) return 'refilling';
+  return phase === 'refilling' ? 'idle' : phase;
+}
+
+export const useLiveStore = create<LiveState>()((set, get) => ({
+  ...initial,
+  snapshotLoaded: (s) =>
+    set((state) => ({
+      loaded: true,
+      running: s.running,
+      queued: s.queued,
+      recent: s.recent.slice(0, RECENT_LIMIT),
+      pool: s.pool,
+      paused: s.paused,
+      memoryLimitBytes: s.memoryLimitBytes,
+      refill: nextRefill(state.refill, s.pool),
+    })),
+  executionQueued: ({ execution }) =>
+    set((state) =>
+      state.queued.some((q) => q.id === execution.id) || state.running.some((r) => r.id === execution.id)
+        ? {}
+        : { queued: [...state.queued, execution] },
+    ),
+  executionStarted: ({ id, at, containerName }) => {
+    const state = get();
+    const running = state.running.find((r) => r.id === id);
+    if (running) {
+      set({ running: state.running.map((r) => (r.id === id ? { ...r, startedAt: at, containerName } : r)) });
+      return true;
+    }
+    const queued = state.queued.find((q) => q.id === id);
+    if (!queued) return false;
+    set({
+      queued: state.queued.filter((q) => q.id !== id),
+      running: [...state.running, { ...queued, startedAt: at, containerName, memoryBytes: null }],
+    });
+    return true;
+  },
+  executionFinished: ({ result }) =>
+    set((state) => {
+      const toolCalls = { ...state.toolCalls };
+      delete toolCalls[result.id];
+      return {
+        running: state.running.filter((r) => r.id !== result.id),
+        queued: state.queued.filter((q) => q.id !== result.id),
+        recent: [result, ...state.recent.filter((r) => r.id !== result.id)].slice(0, RECENT_LIMIT),
+        toolCalls,
+      };
+    }),
+  executionStats: ({ samples }) =>
+    set((state) => {
+      const byId = new Map(samples.map((s) => [s.id, s.memoryBytes]));
+      return { running: state.running.map((r) => (byId.has(r.id) ? { ...r, memoryBytes: byId.get(r.id)! } : r)) };
+    }),
+  executionToolCall: ({ call }) =>
+    set((state) => ({ toolCalls: { ...state.toolCalls, [call.executionId]: (state.toolCalls[call.executionId] ?? 0) + 1 } })),
+  liveChanged: ({ paused, pool, running, queued }) => {
+    set((state) => ({ paused, pool, refill: nextRefill(state.refill, pool) }));
+    const state = get();
+    return state.running.length === running && state.queued.length === queued;
+  },
+  pausedSet: (paused) => set({ paused }),
+  refillRequested: () => set((state) => ({ refill: state.pool.size === 0 ? 'idle' : poolFull(state.pool) ? 'requested' : 'refilling' })),
+  refillTimedOut: () => set((state) => (state.refill === 'requested' ? { refill: 'idle' } : {})),
+  reset: () => set({ ...initial }),
+}));
