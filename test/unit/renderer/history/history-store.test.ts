@@ -1,0 +1,363 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectHistory, SEARCH_DEBOUNCE_MS, useHistoryStore } from '../../../../renderer/stores/history-store.js';
+import { PAGE_SIZE } from '../../../../renderer/features/history/history-query.js';
+import { FakeHistoryApi, finishedEvent, makeItems, settle, T0 } from './fake-history-api.js';
+
+const store = () => useHistoryStore.getState();
+let fake: FakeHistoryApi;
+
+async function open(n = 1000): Promise<void> {
+  fake = new FakeHistoryApi(makeItems(n));
+  connectHistory(fake.api);
+  store().historyOpened();
+  await settle();
+}
+
+beforeEach(() => store().reset());
+afterEach(() => {
+  vi.useRealTimers();
+  store().reset();
+});
+
+describe('paging', () => {
+  it('loads the first page of PAGE_SIZE rows and the facets on open', async () => {
+    await open(1000);
+    expect(store().phase).toBe('ready');
+    expect(store().rows).toHaveLength(PAGE_SIZE);
+    expect(store().rows[0]!.id).toBe('run-0');
+    expect(store().nextCursor).not.toBeNull();
+    expect(fake.listCalls()).toEqual([{ limit: PAGE_SIZE }]);
+    expect(store().facets?.servers).toEqual(['filesystem', 'github', 'postgres']);
+  });
+
+  it('follows the keyset cursor page by page until the last page', async () => {
+    await open(450);
+    store().endReached();
+    await settle();
+    expect(fake.listCalls()[1]).toEqual({ limit: PAGE_SIZE, cursor: '200' });
+    expect(store().rows).toHaveLength(400);
+    store().endReached();
+    await settle();
+    expect(store().rows).toHaveLength(450);
+    expect(store().rows.map((r) => r.id)).toEqual(makeItems(450).map((r) => r.id));
+    expect(store().nextCursor).toBeNull();
+    store().endReached();
+    await settle();
+    expect(fake.listCalls()).toHaveLength(3);
+  });
+
+  it('asks for one next page at a time however often the end is reached', async () => {
+    await open(1000);
+    store().endReached();
+    store().endReached();
+    store().endReached();
+    await settle();
+    expect(fake.listCalls()).toHaveLength(2);
+  });
+
+  it('does not reload when opened again with rows already loaded', async () => {
+    await open(300);
+    store().historyOpened();
+    await settle();
+    expect(fake.listCalls()).toHaveLength(1);
+  });
+
+  it('shows an error with the message, and a retry loads again', async () => {
+    fake = new FakeHistoryApi(makeItems(10));
+    fake.listError = 'database is locked';
+    connectHistory(fake.api);
+    store().historyOpened();
+    await settle();
+    expect(store().phase).toBe('error');
+    expect(store().error).toBe('database is locked');
+    fake.listError = null;
+    store().retryRequested();
+    await settle();
+    expect(store().phase).toBe('ready');
+    expect(store().rows).toHaveLength(10);
+  });
+
+  it('keeps the rows when a later page fails, and retries that page', async () => {
+    await open(500);
+    fake.listError = 'gone';
+    store().endReached();
+    await settle();
+    expect(store().rows).toHaveLength(200);
+    expect(store().moreError).toBe('gone');
+    fake.listError = null;
+    store().retryRequested();
+    await settle();
+    expect(store().rows).toHaveLength(400);
+    expect(store().moreError).toBeNull();
+  });
+});
+
+describe('filters', () => {
+  it('a filter change starts over from the first page with the filter in the query', async () => {
+    await open(1000);
+    store().endReached();
+    await settle();
+    expect(store().rows).toHaveLength(400);
+    const version = store().listVersion;
+    store().filtersChanged({ statuses: ['timeout'], client: 'cursor', server: 'github' });
+    expect(store().phase).toBe('loading');
+    await settle();
+    const last = fake.listCalls().at(-1)!;
+    expect(last).toEqual({ limit: PAGE_SIZE, status: ['timeout'], client: 'cursor', server: 'github' });
+    expect(last.cursor).toBeUndefined();
+    expect(store().rows.every((r) => r.status === 'timeout' && r.client.name === 'cursor' && r.servers.includes('github'))).toBe(true);
+    expect(store().listVersion).toBe(version + 1);
+  });
+
+  it('resolves "last hour" once and repeats the same bounds on later pages', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(T0 + 1000);
+    await open(5000);
+    store().filtersChanged({ range: 'hour' });
+    await settle();
+    vi.setSystemTime(T0 + 60_000);
+    store().endReached();
+    await settle();
+    const [, first, second] = fake.listCalls();
+    expect(first!.from).toBe(T0 + 1000 - 60 * 60 * 1000);
+    expect(second!.from).toBe(first!.from);
+    expect(second!.cursor).toBe('200');
+  });
+
+  it('drops the answer to a query whose filters were changed meanwhile', async () => {
+    await open(1000);
+    fake.holding = true;
+    store().filtersChanged({ statuses: ['error'] });
+    store().filtersChanged({ statuses: ['memory'] });
+    fake.release('reversed'); // the abandoned query answers last
+    await settle();
+    expect(store().rows.length).toBeGreaterThan(0);
+    expect(store().rows.every((r) => r.status === 'memory')).toBe(true);
+  });
+
+  it('ignores a change to the same filters', async () => {
+    await open(100);
+    store().filtersChanged({ statuses: [] });
+    await settle();
+    expect(fake.listCalls()).toHaveLength(1);
+  });
+
+  it('clearing the filters empties the search box and lists everything again', async () => {
+    await open(100);
+    store().searchTyped('print');
+    store().searchSubmitted();
+    await settle();
+    store().filtersCleared();
+    await settle();
+    expect(store().searchText).toBe('');
+    expect(fake.listCalls().at(-1)).toEqual({ limit: PAGE_SIZE });
+  });
+});
+
+describe('search debounce', () => {
+  it('queries once, after the typing stops for the debounce delay', async () => {
+    vi.useFakeTimers();
+    await open(100);
+    store().searchTyped('v');
+    store().searchTyped('va');
+    store().searchTyped('value_1');
+    expect(store().searchText).toBe('value_1');
+    await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS - 10);
+    expect(fake.listCalls()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(20);
+    await settle();
+    expect(fake.listCalls()).toHaveLength(2);
+    expect(fake.listCalls()[1]!.search).toBe('value_1');
+    expect(store().rows[0]!.snippet?.some((p) => p.hit)).toBe(true);
+  });
+
+  it('Enter applies at once and cancels the pending timer', async () => {
+    vi.useFakeTimers();
+    await open(100);
+    store().searchTyped('  value_2 ');
+    store().searchSubmitted();
+    await settle();
+    expect(fake.listCalls()[1]!.search).toBe('value_2');
+    await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS * 2);
+    expect(fake.listCalls()).toHaveLength(2);
+  });
+
+  it('reset() cancels a pending search', async () => {
+    vi.useFakeTimers();
+    await open(100);
+    store().searchTyped('value');
+    store().reset();
+    connectHistory(fake.api);
+    await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS * 2);
+    expect(fake.listCalls()).toHaveLength(1);
+    expect(store().filters.search).toBe('');
+  });
+});
+
+describe('live runs', () => {
+  it('a finished run shows at the top at once while the list is at its top', async () => {
+    await open(300);
+    fake.emit('execution.finished', finishedEvent('live-1'));
+    expect(store().rows[0]!.id).toBe('live-1');
+    expect(store().rows[0]!.status).toBe('success');
+    expect(store().rows[0]!.codePreview).toBe('print("live-1")');
+    expect(store().pending).toHaveLength(0);
+  });
+
+  it('is held behind the pill while the user is scrolled down, and shown on request', async () => {
+    await open(300);
+    store().scrolled(false);
+    fake.emit('execution.finished', finishedEvent('live-1'));
+    fake.emit('execution.finished', finishedEvent('live-2', { queuedAt: T0 + 70_000 }));
+    expect(store().rows[0]!.id).toBe('run-0');
+    expect(store().pending.map((r) => r.id)).toEqual(['live-2', 'live-1']);
+    store().newRunsShown();
+    expect(store().rows.slice(0, 3).map((r) => r.id)).toEqual(['live-2', 'live-1', 'run-0']);
+    expect(store().pending).toHaveLength(0);
+  });
+
+  it('shows the held runs when the user scrolls back to the top', async () => {
+    await open(300);
+    store().scrolled(false);
+    fake.emit('execution.finished', finishedEvent('live-1'));
+    store().scrolled(true);
+    expect(store().rows[0]!.id).toBe('live-1');
+    expect(store().pending).toHaveLength(0);
+  });
+
+  it('a run the filters exclude is not added', async () => {
+    await open(300);
+    store().filtersChanged({ statuses: ['error'] });
+    await settle();
+    const before = store().rows.length;
+    fake.emit('execution.finished', finishedEvent('ok-run'));
+    fake.emit('execution.finished', finishedEvent('bad-run', { exitReason: 'error', exitCode: 1 }));
+    expect(store().rows.length).toBe(before + 1);
+    expect(store().rows[0]!.id).toBe('bad-run');
+    store().filtersChanged({ statuses: [], client: 'cursor' });
+    await settle();
+    fake.emit('execution.finished', finishedEvent('from-claude'));
+    expect(store().rows.some((r) => r.id === 'from-claude')).toBe(false);
+  });
+
+  it('a search never admits live runs (the server decides what matches)', async () => {
+    await open(300);
+    store().searchTyped('print');
+    store().searchSubmitted();
+    await settle();
+    fake.emit('execution.finished', finishedEvent('live-print'));
+    expect(store().rows.some((r) => r.id === 'live-print')).toBe(false);
+    expect(store().pending).toHaveLength(0);
+  });
+
+  it('queued, started and finished update one row in place', async () => {
+    await open(300);
+    const fin = finishedEvent('live-1', { exitReason: 'timeout', exitCode: null });
+    fake.emit('execution.queued', {
+      type: 'queued',
+      position: 0,
+      execution: { id: 'live-1', code: fin.result.code, servers: ['github'], client: { name: 'cursor' }, timeoutSec: 30, queuedAt: fin.result.queuedAt },
+    });
+    expect(store().rows[0]).toMatchObject({ id: 'live-1', status: 'queued', servers: ['github'] });
+    fake.emit('execution.started', { type: 'started', id: 'live-1', at: fin.result.queuedAt + 5, containerName: 'c', warm: true });
+    expect(store().rows[0]!.status).toBe('running');
+    fake.emit('execution.toolCall', {
+      call: { executionId: 'live-1', server: 'github', tool: 'search', startedAt: 0, durationMs: 1, bytesIn: 1, bytesOut: 1, isError: false },
+    });
+    store().scrolled(false); // an update in place never needs the pill
+    fake.emit('execution.finished', fin);
+    expect(store().rows.filter((r) => r.id === 'live-1')).toHaveLength(1);
+    expect(store().rows[0]).toMatchObject({ id: 'live-1', status: 'timeout', client: { name: 'cursor' }, toolCallCount: 1 });
+    expect(store().pending).toHaveLength(0);
+  });
+
+  it('a run finishing while the first page loads is merged into it once', async () => {
+    fake = new FakeHistoryApi(makeItems(50));
+    connectHistory(fake.api);
+    fake.holding = true;
+    store().historyOpened();
+    fake.emit('execution.finished', finishedEvent('early'));
+    // The server's page may already contain it.
+    fake.items = [{ ...makeItems(1)[0]!, id: 'early', queuedAt: T0 + 60_000, status: 'running' }, ...fake.items];
+    fake.release();
+    await settle();
+    expect(store().rows.filter((r) => r.id === 'early')).toHaveLength(1);
+    expect(store().rows[0]).toMatchObject({ id: 'early', status: 'success' });
+    expect(store().rows).toHaveLength(51);
+  });
+
+  it('a new client or server from a live run joins the facets', async () => {
+    await open(10);
+    fake.emit('execution.finished', finishedEvent('x', { client: { name: 'windsurf' }, servers: ['slack'] }));
+    expect(store().facets?.clients).toContain('windsurf');
+    expect(store().facets?.servers).toContain('slack');
+  });
+
+  it('the bridge stops delivering after reset', async () => {
+    await open(10);
+    store().reset();
+    fake.emit('execution.finished', finishedEvent('after-reset'));
+    expect(store().rows).toHaveLength(0);
+    expect(fake.listeners.get('execution.finished')?.size ?? 0).toBe(0);
+  });
+});
+
+describe('selection and detail', () => {
+  it('moves the selection with clamping, starting from the first row', async () => {
+    await open(5);
+    store().selectionMoved(-1);
+    expect(store().selectedId).toBe('run-4');
+    store().rowSelected(null);
+    store().selectionMoved(1);
+    expect(store().selectedId).toBe('run-0');
+    store().selectionMoved(2);
+    expect(store().selectedId).toBe('run-2');
+    store().selectionMoved(Infinity);
+    expect(store().selectedId).toBe('run-4');
+    store().selectionMoved(1);
+    expect(store().selectedId).toBe('run-4');
+    store().selectionMoved(-Infinity);
+    expect(store().selectedId).toBe('run-0');
+  });
+
+  it('opens a detail, says when the run is gone, and closes', async () => {
+    await open(5);
+    store().detailOpened('run-3');
+    expect(store().detail).toMatchObject({ id: 'run-3', phase: 'loading' });
+    await settle();
+    expect(store().detail).toMatchObject({ id: 'run-3', phase: 'ready' });
+    expect(store().detail?.data?.code).toContain('print(3)');
+    expect(store().selectedId).toBe('run-3');
+    store().detailOpened('nope');
+    await settle();
+    expect(store().detail).toMatchObject({ id: 'nope', phase: 'missing' });
+    store().detailClosed();
+    expect(store().detail).toBeNull();
+  });
+
+  it('re-run reports the new id', async () => {
+    await open(5);
+    fake.rerunId = 'run-fresh';
+    await store().rerunRequested('run-1');
+    expect(store().rerun).toEqual({ fromId: 'run-1', phase: 'started', newId: 'run-fresh', error: null });
+    expect(fake.calls.at(-1)).toEqual({ method: 'executions.rerun', args: { id: 'run-1' } });
+  });
+});
+
+describe('reset', () => {
+  it('returns to the initial state', async () => {
+    await open(300);
+    store().filtersChanged({ statuses: ['error'] });
+    store().scrolled(false);
+    store().reset();
+    expect(store()).toMatchObject({ phase: 'idle', rows: [], pending: [], atTop: true, detail: null, nextCursor: null, facets: null });
+    expect(store().filters.statuses).toEqual([]);
+  });
+
+  it('calls without a connection fail with a message, not a crash', async () => {
+    store().historyOpened();
+    await settle();
+    expect(store().phase).toBe('error');
+    expect(store().error).toMatch(/not connected/);
+  });
+});
