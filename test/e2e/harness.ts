@@ -46,3 +46,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: false });
   return file;
 }
+
+/** The control API as the panel calls it (to check facts behind what the page shows). */
+export async function apiCall<T>(served: Served, method: string, args: unknown = {}): Promise<T> {
+  const res = await fetch(`${served.baseUrl}/api/call/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  const envelope = (await res.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
+  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.message}`);
+  return envelope.value;
+}
+
+/** The text of a run_python result (compact mode: one JSON text block). */
+export function resultText(result: unknown): string {
+  return ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('');
+}
