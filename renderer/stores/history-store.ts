@@ -52,6 +52,11 @@ export interface HistoryData {
   pending: HistoryItem[];
   /** True while the list is scrolled to its top: new runs are then shown at once. */
   atTop: boolean;
+  /**
+   * Runs that finished while a search was shown: only the server's index can say whether they match,
+   * so the table offers to search again rather than guessing.
+   */
+  finishedDuringSearch: number;
   selectedId: string | null;
   detail: DetailState | null;
   rerun: RerunState | null;
@@ -62,7 +67,7 @@ export interface HistoryActions {
   filtersChanged(patch: Partial<HistoryFilters>): void;
   filtersCleared(): void;
   searchTyped(text: string): void;
-  /** Enter in the search box: apply now rather than after the debounce. */
+  /** Enter in the search box: apply now rather than after the debounce (the same search runs again). */
   searchSubmitted(): void;
   endReached(): void;
   retryRequested(): void;
@@ -97,6 +102,7 @@ const initialData = (): HistoryData => ({
   moreError: null,
   facets: null,
   pending: [],
+  finishedDuringSearch: 0,
   atTop: true,
   selectedId: null,
   detail: null,
@@ -184,7 +190,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
   }
 
   function startOver(filters: HistoryFilters): void {
-    set({ filters, pending: [] });
+    set({ filters, pending: [], finishedDuringSearch: 0 });
     void loadFirstPage();
   }
 
@@ -234,7 +240,9 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
 
     searchSubmitted() {
       clearSearchTimer();
-      get().filtersChanged({ search: get().searchText });
+      const filters = { ...get().filters, search: get().searchText.trim() };
+      // Enter on an unchanged search is "search again": runs recorded since may match now.
+      startOver(filters);
     },
 
     endReached() {
@@ -323,6 +331,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
       // An open detail of this run was showing it unfinished.
       const d = get().detail;
       if (d?.id === result.id) void loadDetail(result.id);
+      if (get().filters.search) set({ finishedDuringSearch: get().finishedDuringSearch + 1 });
     },
 
     reset() {

@@ -100,6 +100,7 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
       busy: st.phase === 'loading',
       listVersion: st.listVersion,
       pending: st.pending.length,
+      finishedDuringSearch: st.finishedDuringSearch,
     })),
   );
   const actions = useHistoryStore.getState();
@@ -196,6 +197,11 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
           ))}
         </div>
       </div>
+      {s.finishedDuringSearch > 0 && (
+        <button type="button" className="hist-pill" onClick={() => actions.searchSubmitted()}>
+          {s.finishedDuringSearch === 1 ? '1 run finished' : `${s.finishedDuringSearch.toLocaleString()} runs finished`} since this search — search again
+        </button>
+      )}
       {s.pending > 0 && (
         <button type="button" className="hist-pill" onClick={showNewRuns}>
           {s.pending === 1 ? '1 new run' : `${s.pending.toLocaleString()} new runs`} — show

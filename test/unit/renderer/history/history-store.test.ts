@@ -250,6 +250,28 @@ describe('live runs', () => {
     expect(store().pending).toHaveLength(0);
   });
 
+  it('counts runs that finish during a search, and searching again (Enter on the same text) re-queries and clears the count', async () => {
+    await open(300);
+    store().searchTyped('print');
+    store().searchSubmitted();
+    await settle();
+    const before = fake.listCalls().length;
+    fake.emit('execution.finished', finishedEvent('live-a'));
+    fake.emit('execution.finished', finishedEvent('live-b'));
+    expect(store().finishedDuringSearch).toBe(2);
+    store().searchSubmitted();
+    await settle();
+    expect(fake.listCalls()).toHaveLength(before + 1);
+    expect(fake.listCalls().at(-1)!.search).toBe('print');
+    expect(store().finishedDuringSearch).toBe(0);
+  });
+
+  it('does not count finished runs when no search is shown', async () => {
+    await open(300);
+    fake.emit('execution.finished', finishedEvent('live-c'));
+    expect(store().finishedDuringSearch).toBe(0);
+  });
+
   it('queued, started and finished update one row in place', async () => {
     await open(300);
     const fin = finishedEvent('live-1', { exitReason: 'timeout', exitCode: null });
