@@ -66,7 +66,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
 
   // Monitors broadcast through the router, which is made last (it needs their methods); they only
   // broadcast once started.
-  // eslint-disable-next-line prefer-const
+   
   let router: ControlRouter;
   const broadcast: ControlRouter['broadcast'] = (event, data) => router.broadcast(event, data);
 

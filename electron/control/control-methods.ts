@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryQuery } from '../../shared/history.js';
 import { LimitsSchema, type Limits } from '../../shared/limits.js';
 import type { SettingsChange, SettingsView } from '../../shared/contract.js';
+import type { Settings } from '../../shared/settings.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Engine } from '../sandbox/engine.js';
@@ -14,7 +15,7 @@ import type { LiveMonitor } from './live-monitor.js';
 import { zodFields, type MethodTable } from './router.js';
 
 export interface SettingsControl {
-  get(): import('../../shared/settings.js').Settings;
+  get(): Settings;
   view(): SettingsView;
   update(patch: Record<string, unknown>): SettingsChange;
 }

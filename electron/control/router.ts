@@ -1,7 +1,7 @@
 // The control API's one implementation point: every call from every transport passes through `call`
 // (method check, zod-parsed arguments, error envelope), and every event reaches every connection in order.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { isMethodName, methods, type Envelope, type EventMessage, type EventName, type Events, type MethodName, type MethodResult, type Methods } from '../../shared/contract.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { Logger } from '../logger.js';
