@@ -64,9 +64,27 @@ export class OutputRing {
     this.clipped ||= from.clipped;
   }
 
-  /** A copy of the segments, oldest first. */
-  segments(): OutputSegment[] {
-    return this.segs.map((s) => ({ ...s }));
+  /** A copy of the segments, oldest first; with `maxLines`, only those covering the last lines. */
+  segments(maxLines?: number): OutputSegment[] {
+    if (maxLines === undefined || this.lines <= maxLines) return this.segs.map((s) => ({ ...s }));
+    const out: OutputSegment[] = [];
+    // +1: the last line is usually still open (no newline yet) and should not cost a whole line.
+    let needed = maxLines + 1;
+    for (let i = this.segs.length - 1; i >= 0 && needed > 0; i--) {
+      const seg = this.segs[i]!;
+      let at = seg.text.length;
+      while (needed > 0 && at > 0) {
+        const nl = seg.text.lastIndexOf('\n', at - 1);
+        if (nl === -1) {
+          at = 0;
+          break;
+        }
+        needed--;
+        at = needed === 0 ? nl + 1 : nl;
+      }
+      out.unshift({ stream: seg.stream, text: seg.text.slice(needed === 0 ? at : 0) });
+    }
+    return out;
   }
 
   text(stream?: Stream): string {

@@ -115,15 +115,18 @@ export interface OutputView {
   present: boolean;
 }
 
-/** What the panel shows for one execution right now (read after selecting its version). */
-export function readOutput(id: string): OutputView {
+/**
+ * What the panel shows for one execution right now (read after selecting its version). `maxLines` keeps
+ * only the end: a pane that follows a chatty run lays out a few hundred lines per frame, not thousands.
+ */
+export function readOutput(id: string, maxLines?: number): OutputView & { hiddenAbove: boolean } {
   const ring = rings.get(id);
-  if (!ring) return { segments: [], clipped: false, present: false };
-  return { segments: ring.segments(), clipped: ring.clipped, present: true };
+  if (!ring) return { segments: [], clipped: false, present: false, hiddenAbove: false };
+  return { segments: ring.segments(maxLines), clipped: ring.clipped, present: true, hiddenAbove: maxLines !== undefined && ring.size.lines > maxLines };
 }
 
 /** The current output of an execution, re-rendered at most once per frame. */
-export function useOutput(id: string): OutputView & { version: number } {
+export function useOutput(id: string, maxLines?: number): OutputView & { version: number; hiddenAbove: boolean } {
   const version = useOutputStore((s) => s.versions[id] ?? 0);
-  return useMemo(() => ({ ...readOutput(id), version }), [id, version]);
+  return useMemo(() => ({ ...readOutput(id, maxLines), version }), [id, version, maxLines]);
 }

@@ -1,12 +1,22 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,mcp,proxy,history,control picks some of them.
+// BENCH=engine,mcp,proxy,history,control,panel-history,panel-live picks some of them.
 import { benchControl } from './control.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHistory } from './history.bench.js';
 import { benchMcp } from './mcp.bench.js';
+import { benchPanelHistory } from './panel-history.bench.js';
+import { benchPanelLive } from './panel-live.bench.js';
 import { benchProxy } from './proxy.bench.js';
 
-const all: Record<string, () => Promise<string>> = { engine: benchEngine, mcp: benchMcp, proxy: benchProxy, history: benchHistory, control: benchControl };
+const all: Record<string, () => Promise<string>> = {
+  engine: benchEngine,
+  mcp: benchMcp,
+  proxy: benchProxy,
+  history: benchHistory,
+  control: benchControl,
+  'panel-history': benchPanelHistory,
+  'panel-live': benchPanelLive,
+};
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];
 for (const name of chosen) {

@@ -48,7 +48,7 @@ describe.skipIf(!sandbox.available)('live discovery through sandbar stdio', () =
     const r = await run('print(runtime.discovered_servers(detailed=True))');
     expect(text(r)).toBe("({'name': 'stub', 'description': 'from the good file'}, {'name': 'everything', 'description': 'VS Code style'})");
     const denied = await run('print(1)', ['secret']);
-    expect(text(denied)).toBe('status: error\nSandbox error: Unknown MCP server: secret');
+    expect(text(denied)).toBe("status: error\nSandbox error: MCP server 'secret' is denied in Sandbar; allow it in the panel's Servers view to use it");
     const echoed = await run('print((await mcp_everything.echo(message="vs code"))["content"][0]["text"])', ['everything']);
     expect(text(echoed)).toBe('Echo: vs code');
   });

@@ -78,7 +78,7 @@ print(LOADED_MCP_SERVERS)
     );
     const denied = await fx.run('print(1)', ['hidden']);
     expect(denied.isError).toBe(true);
-    expect(text(denied)).toBe('status: error\nSandbox error: Unknown MCP server: hidden');
+    expect(text(denied)).toBe("status: error\nSandbox error: MCP server 'hidden' is denied in Sandbar; allow it in the panel's Servers view to use it");
   });
 
   it('refuses forged host calls to servers the run did not load', async () => {

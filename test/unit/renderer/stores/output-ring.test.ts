@@ -71,3 +71,31 @@ describe('OutputRing', () => {
     expect(before).toEqual([{ stream: 'stdout', text: 'a' }]);
   });
 });
+
+describe('OutputRing.segments(maxLines): the end only, for a pane that follows', () => {
+  it('keeps exactly the last N complete lines plus the open one, across streams, in order', () => {
+    const ring = new OutputRing();
+    ring.push('stdout', 'a1\na2\na3\n');
+    ring.push('stderr', 'e1\ne2\n');
+    ring.push('stdout', 'b1\nb2\nopen');
+    expect(ring.segments(3)).toEqual([
+      { stream: 'stderr', text: 'e2\n' },
+      { stream: 'stdout', text: 'b1\nb2\nopen' },
+    ]);
+    expect(ring.segments(5).map((s) => s.text).join('')).toBe('a3\ne1\ne2\nb1\nb2\nopen');
+  });
+
+  it('gives everything when there are no more lines than asked for', () => {
+    const ring = new OutputRing();
+    ring.push('stdout', 'x\ny\n');
+    expect(ring.segments(10)).toEqual([{ stream: 'stdout', text: 'x\ny\n' }]);
+    expect(ring.segments(2)).toEqual([{ stream: 'stdout', text: 'x\ny\n' }]);
+  });
+
+  it('returns copies: editing them does not change the ring', () => {
+    const ring = new OutputRing();
+    ring.push('stdout', '1\n2\n3\n');
+    ring.segments(1)[0]!.text = 'changed';
+    expect(ring.text()).toBe('1\n2\n3\n');
+  });
+});

@@ -55,6 +55,6 @@ describe('output store', () => {
   });
 
   it('reports nothing for an unknown execution', () => {
-    expect(readOutput('nope')).toEqual({ segments: [], clipped: false, present: false });
+    expect(readOutput('nope')).toEqual({ segments: [], clipped: false, present: false, hiddenAbove: false });
   });
 });
