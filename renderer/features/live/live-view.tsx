@@ -76,9 +76,11 @@ export function LiveView() {
           </p>
         </div>
         <div className="view-actions">
-          <Badge tone={poolState.tone} title={pool.lastError ?? undefined}>
-            {poolState.text}
-          </Badge>
+          <span className="pool-badge">
+            <Badge tone={poolState.tone} title={pool.lastError ?? undefined}>
+              {poolState.text}
+            </Badge>
+          </span>
           <Switch checked={paused} onChange={(p) => void setPaused(p)} label="Pause new runs" />
         </div>
       </header>
