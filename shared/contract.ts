@@ -95,9 +95,12 @@ export interface ClientView {
   label: string;
   file: string;
   exists: boolean;
+  /** The client's config folder exists (or its config file does). */
   installed: boolean;
+  /** 'stale': there is a `sandbar` entry, but with another url, token or command than Sandbar would write now. */
   configured: 'no' | 'yes' | 'stale';
   transport: 'http' | 'stdio';
+  /** Why the file could not be read or parsed; `configured` is then 'no'. */
   error: string | null;
 }
 
@@ -105,12 +108,13 @@ export interface ClientChangePreview {
   id: ClientId;
   action: 'add' | 'remove';
   file: string;
-  /** Unified diff; the token is masked. */
+  /** Unified diff with the tokens masked; '' when nothing would change. */
   diff: string;
   changed: boolean;
 }
 
 export interface ClientChangeResult extends ClientChangePreview {
+  /** The copy of the file as it was; null when the file did not exist or nothing was written. */
   backup: string | null;
 }
 

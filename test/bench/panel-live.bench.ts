@@ -4,10 +4,9 @@
 // (entries ≥ 16 ms for pointerdown/click/keydown: duration and input delay), performance.eventCounts (every
 // interaction, reported or not), a rAF loop (frame intervals, the last output line on screen), long tasks
 // and layout shifts. The benchmark clicks the view's heading and presses Tab, alternately, every 100 ms.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
-import { launchChromium, startServe, type Served } from '../e2e/serve-process.js';
+import { apiCall as api, launchChromium, mcpClient, startServe } from '../e2e/serve-process.js';
 import { ms, percentile, sleep } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
@@ -156,23 +155,7 @@ async function until(page: Page, expression: string, timeoutMs: number, what: st
   }
 }
 
-async function api<T>(served: Served, method: string, args: unknown = {}): Promise<T> {
-  const res = await fetch(`${served.baseUrl}/api/call/${method}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  const envelope = (await res.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
-  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.message}`);
-  return envelope.value;
-}
 
-async function mcpClient(served: Served): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(served.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } });
-  const client = new Client({ name: 'bench-panel-live', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 /** One measured phase: QUIET_MS without input, then INTERACTIONS inputs INTERVAL_MS apart. */
 async function measure(page: Page): Promise<Phase> {
@@ -230,7 +213,7 @@ export async function benchPanelLive(): Promise<string> {
       if (Date.now() > poolDeadline) throw new Error('the pool did not get a warm container within 90 s');
       await sleep(250);
     }
-    client = await mcpClient(served);
+    client = await mcpClient(served, 'bench-panel-live');
 
     const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'light' });
     const pageErrors: string[] = [];

@@ -2,13 +2,11 @@
 // Chromium, an MCP client, and screenshots under test/e2e/artifacts/.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { startServe as startServeProcess, type Served } from './serve-process.js';
 
-export { launchChromium, type Served } from './serve-process.js';
+export { apiCall, launchChromium, mcpClient, type Served } from './serve-process.js';
 export const e2e = inject('e2e');
 export const sandbox = inject('sandbox');
 export const ARTIFACTS = path.resolve('test/e2e/artifacts');
@@ -33,12 +31,6 @@ export function pageErrors(page: Page): string[] {
   return uncaught.get(page) ?? [];
 }
 
-export async function mcpClient(served: Served, name = 'e2e-agent'): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(served.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } });
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -47,17 +39,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** The control API as the panel calls it (to check facts behind what the page shows). */
-export async function apiCall<T>(served: Served, method: string, args: unknown = {}): Promise<T> {
-  const res = await fetch(`${served.baseUrl}/api/call/${method}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  const envelope = (await res.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
-  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.message}`);
-  return envelope.value;
-}
 
 /** The text of a run_python result (compact mode: one JSON text block). */
 export function resultText(result: unknown): string {

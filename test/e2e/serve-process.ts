@@ -5,6 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
@@ -78,4 +80,24 @@ export async function startServe(options: { image: string; settings?: Record<str
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** An MCP client on the served endpoint, with the bearer token. */
+export async function mcpClient(served: Served, name = 'e2e-agent'): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(served.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** The control API as the panel calls it (to check facts behind what the page shows). */
+export async function apiCall<T>(served: Served, method: string, args: unknown = {}): Promise<T> {
+  const res = await fetch(`${served.baseUrl}/api/call/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  const envelope = (await res.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };
+  if (!envelope.ok) throw new Error(`${method}: ${envelope.error.message}`);
+  return envelope.value;
 }

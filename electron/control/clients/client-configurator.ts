@@ -12,39 +12,14 @@ import { editEntry, parseConfig, readEntry } from './jsonc-edit.js';
 import type { EntryPath } from './jsonc-edit.js';
 import { readConfigBytes, writeAtomic, writeBackup } from './safe-write.js';
 import type { ConfigFile } from './safe-write.js';
+import type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../../shared/contract.js';
 
 export type { ClientTargets } from './client-formats.js';
 export type { ClientId } from '../../proxy/discovery/client-paths.js';
 
-export type ClientAction = 'add' | 'remove';
-
-export interface ClientStatus {
-  id: ClientId;
-  label: string;
-  file: string;
-  exists: boolean;
-  /** The client's config folder exists (or its config file does). */
-  installed: boolean;
-  /** 'stale': there is a `sandbar` entry, but with another url, token or command than Sandbar would write now. */
-  configured: 'no' | 'yes' | 'stale';
-  transport: 'http' | 'stdio';
-  /** Why the file could not be read or parsed; `configured` is then 'no'. */
-  error: string | null;
-}
-
-export interface ClientChangePreview {
-  id: ClientId;
-  action: ClientAction;
-  file: string;
-  /** Unified diff with the tokens masked; '' when nothing would change. */
-  diff: string;
-  changed: boolean;
-}
-
-export interface ClientChangeResult extends ClientChangePreview {
-  /** The copy of the file as it was; null when the file did not exist or nothing was written. */
-  backup: string | null;
-}
+// The shapes the panel sees are the contract's; documented there.
+export type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../../shared/contract.js';
+export type ClientAction = ClientChangePreview['action'];
 
 export interface ClientConfiguratorOptions {
   home: string;
