@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { httpApi, ipcChannel, type EventMessage } from '../../shared/contract.js';
 import { registerIpcTransport } from '../../electron/control/ipc-transport.js';
+import { SseParser } from '../../renderer/api/sse-parser.js';
 import { createLogger } from '../../electron/logger.js';
 import { createSandbarApp } from '../../electron/sandbar-app.js';
 import { ms, percentile, sleep } from './stats.js';
@@ -21,19 +22,14 @@ function sseReader(url: string, token: string, onMessage: (event: string, data: 
     fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal })
       .then(async (res) => {
         const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
+        const parser = new SseParser();
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
-          buffer += value;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) !== -1) {
-            const frame = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const event = /^event: (.*)$/m.exec(frame)?.[1] ?? '';
-            const data = /^data: (.*)$/m.exec(frame)?.[1] ?? '';
-            if (event === 'connected') resolve({ connectionId: (JSON.parse(data) as { connectionId: string }).connectionId, close: () => abort.abort() });
-            else onMessage(event, data, performance.now());
+          const at = performance.now();
+          for (const frame of parser.push(value)) {
+            if (frame.event === 'connected') resolve({ connectionId: (JSON.parse(frame.data) as { connectionId: string }).connectionId, close: () => abort.abort() });
+            else onMessage(frame.event, frame.data, at);
           }
         }
       })

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { httpApi, ipcChannel, type EventMessage, type EventName, type Events, type MethodArgs, type MethodName, type MethodResult } from '../../../shared/contract.js';
 import type { ApiError, Envelope } from '../../../shared/contract.js';
 import { registerIpcTransport } from '../../../electron/control/ipc-transport.js';
+import { SseParser } from '../../../renderer/api/sse-parser.js';
 import { createLogger } from '../../../electron/logger.js';
 import { createSandbarApp, type SandbarApp } from '../../../electron/sandbar-app.js';
 import { sandbox, waitFor } from '../helpers.js';
@@ -99,23 +100,19 @@ export async function httpCaller(t: TestApp): Promise<ApiCaller> {
   let connectionId = '';
   const connected = new Promise<void>((resolve) => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
+    const parser = new SseParser();
     void (async () => {
       try {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) return;
-          buffer += value;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) !== -1) {
-            const frame = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const fields = Object.fromEntries(frame.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trimStart()]));
-            if (fields.event === 'connected') {
-              connectionId = (JSON.parse(fields.data!) as { connectionId: string }).connectionId;
+          // The panel's own parser: the server's stream is checked against what the panel reads.
+          for (const frame of parser.push(value)) {
+            if (frame.event === 'connected') {
+              connectionId = (JSON.parse(frame.data) as { connectionId: string }).connectionId;
               resolve();
-            } else if (fields.event) {
-              events.push({ event: fields.event as EventName, seq: Number(fields.id), data: JSON.parse(fields.data!) } as EventMessage);
+            } else {
+              events.push({ event: frame.event as EventName, seq: Number(frame.id), data: JSON.parse(frame.data) } as EventMessage);
             }
           }
         }
