@@ -8,6 +8,9 @@ import type { HealthReport } from './health.js';
 import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
 import type { ServerState, ToolInfo } from './proxy.js';
 import type { Settings } from './settings.js';
+import { EVENT_NAMES, ipcChannel, METHOD_NAMES } from './contract-names.js';
+
+export { EVENT_NAMES, ipcChannel, METHOD_NAMES };
 
 /** A phantom marker: the result type of a method lives only in the type system. */
 const returns = <T>() => undefined as unknown as T;
@@ -182,7 +185,6 @@ export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export type MethodArgs<M extends MethodName> = z.input<Methods[M]['args']>;
 export type MethodResult<M extends MethodName> = Methods[M]['result'];
-export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 
 export function isMethodName(value: string): value is MethodName {
   return Object.hasOwn(methods, value);
@@ -208,20 +210,12 @@ export interface Events {
 }
 
 export type EventName = keyof Events;
-export const EVENT_NAMES = [
-  'execution.queued',
-  'execution.started',
-  'execution.finished',
-  'execution.toolCall',
-  'execution.stats',
-  'output.chunk',
-  'live.changed',
-  'health.changed',
-  'settings.changed',
-  'server.state',
-  'image.pullProgress',
-  'endpoint.changed',
-] as const satisfies readonly EventName[];
+// The names live in contract-names.ts (zod-free, for the preload); these fail to compile if they drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const methodNamesMatch: Same<(typeof METHOD_NAMES)[number], MethodName> = true;
+const eventNamesMatch: Same<(typeof EVENT_NAMES)[number], EventName> = true;
+void methodNamesMatch;
+void eventNamesMatch;
 
 export interface EventMessage<E extends EventName = EventName> {
   event: E;
@@ -254,11 +248,6 @@ export type PreloadApi = {
   events: { [E in EventName]: (listener: (data: Events[E]) => void) => () => void };
 };
 
-/** IPC channel names, derived so nobody spells them twice. */
-export const ipcChannel = {
-  call: (method: MethodName) => `sandbar:call:${method}`,
-  event: 'sandbar:event',
-} as const;
 
 /** HTTP paths of the same API under `sandbar serve`. */
 export const httpApi = {

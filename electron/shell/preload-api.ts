@@ -1,14 +1,8 @@
 // Builds `window.sandbar` from the contract: one function per method, one subscriber per event, nothing
 // else. Pure: the preload passes in how to invoke a channel and how to receive the event channel.
-import {
-  EVENT_NAMES,
-  ipcChannel,
-  METHOD_NAMES,
-  type Envelope,
-  type EventName,
-  type MethodName,
-  type PreloadApi,
-} from '../../shared/contract.js';
+import type { Envelope, EventName, MethodName, PreloadApi } from '../../shared/contract.js';
+// Names only: the preload bundle must not pull in the contract's zod schemas.
+import { EVENT_NAMES, ipcChannel, METHOD_NAMES } from '../../shared/contract-names.js';
 
 export interface PreloadDeps {
   /** `ipcRenderer.invoke(channel, args)`. */
