@@ -1,0 +1,118 @@
+// Pins the control contract: every method's arguments and result type, every event's payload. A change
+// to shared/contract.ts that is not made here too fails the type check (npm test runs tsc over tests).
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  EVENT_NAMES,
+  METHOD_NAMES,
+  methods,
+  type ClientChangePreview,
+  type ClientChangeResult,
+  type ClientView,
+  type EndpointInfo,
+  type Events,
+  type FinishedExecution,
+  type HistoryFacets,
+  type ImagePullProgress,
+  type LiveSnapshot,
+  type MethodArgs,
+  type MethodResult,
+  type OutputBuffer,
+  type ServerView,
+  type SettingsChange,
+  type SettingsView,
+} from '../../../shared/contract.js';
+import type { EngineEvent, PoolState, ToolCallRecord } from '../../../shared/execution.js';
+import type { HealthReport } from '../../../shared/health.js';
+import type { HistoryDetail, HistoryPage } from '../../../shared/history.js';
+import type { ToolInfo } from '../../../shared/proxy.js';
+
+type Id = { id: string };
+type Name = { name: string };
+type Change = { id: 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'windsurf'; action: 'add' | 'remove' };
+type None = Record<string, never>;
+
+describe('the control contract (pinned)', () => {
+  it('pins every method: arguments in, result out', () => {
+    expectTypeOf<MethodArgs<'executions.list'>>().toEqualTypeOf<{ limit?: number; cursor?: string; status?: string[]; client?: string; server?: string; from?: number; to?: number; search?: string }>();
+    expectTypeOf<MethodResult<'executions.list'>>().toEqualTypeOf<HistoryPage>();
+    expectTypeOf<MethodArgs<'executions.get'>>().toEqualTypeOf<Id>();
+    expectTypeOf<MethodResult<'executions.get'>>().toEqualTypeOf<HistoryDetail | null>();
+    expectTypeOf<MethodArgs<'executions.facets'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'executions.facets'>>().toEqualTypeOf<HistoryFacets>();
+    expectTypeOf<MethodArgs<'executions.cancel'>>().toEqualTypeOf<Id>();
+    expectTypeOf<MethodResult<'executions.cancel'>>().toEqualTypeOf<{ cancelled: boolean }>();
+    expectTypeOf<MethodArgs<'executions.rerun'>>().toEqualTypeOf<Id>();
+    expectTypeOf<MethodResult<'executions.rerun'>>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<MethodArgs<'live.snapshot'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'live.snapshot'>>().toEqualTypeOf<LiveSnapshot>();
+    expectTypeOf<MethodArgs<'live.setPaused'>>().toEqualTypeOf<{ paused: boolean }>();
+    expectTypeOf<MethodResult<'live.setPaused'>>().toEqualTypeOf<{ paused: boolean }>();
+    expectTypeOf<MethodArgs<'output.subscribe'>>().toEqualTypeOf<Id>();
+    expectTypeOf<MethodResult<'output.subscribe'>>().toEqualTypeOf<OutputBuffer | null>();
+    expectTypeOf<MethodArgs<'output.unsubscribe'>>().toEqualTypeOf<Id>();
+    expectTypeOf<MethodResult<'output.unsubscribe'>>().toEqualTypeOf<{ ok: true }>();
+    expectTypeOf<MethodArgs<'settings.get'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'settings.get'>>().toEqualTypeOf<SettingsView>();
+    expectTypeOf<MethodArgs<'settings.update'>>().toEqualTypeOf<{ patch: Record<string, unknown> }>();
+    expectTypeOf<MethodResult<'settings.update'>>().toEqualTypeOf<SettingsChange>();
+    expectTypeOf<MethodArgs<'settings.previewFlags'>>().toEqualTypeOf<{ limits: Record<string, unknown> }>();
+    expectTypeOf<MethodResult<'settings.previewFlags'>>().toEqualTypeOf<{ argv: string[] }>();
+    expectTypeOf<MethodArgs<'health.get'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'health.get'>>().toEqualTypeOf<HealthReport | null>();
+    expectTypeOf<MethodArgs<'health.probe'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'health.probe'>>().toEqualTypeOf<HealthReport>();
+    expectTypeOf<MethodArgs<'image.pull'>>().toEqualTypeOf<{ image?: string }>();
+    expectTypeOf<MethodResult<'image.pull'>>().toEqualTypeOf<{ started: boolean; image: string }>();
+    expectTypeOf<MethodArgs<'servers.list'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'servers.list'>>().toEqualTypeOf<ServerView[]>();
+    expectTypeOf<MethodArgs<'servers.tools'>>().toEqualTypeOf<Name>();
+    expectTypeOf<MethodResult<'servers.tools'>>().toEqualTypeOf<ToolInfo[]>();
+    for (const m of ['servers.allow', 'servers.deny', 'servers.restart'] as const) {
+      expectTypeOf<MethodArgs<typeof m>>().toEqualTypeOf<Name>();
+      expectTypeOf<MethodResult<typeof m>>().toEqualTypeOf<ServerView[]>();
+    }
+    expectTypeOf<MethodArgs<'clients.detect'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'clients.detect'>>().toEqualTypeOf<ClientView[]>();
+    expectTypeOf<MethodArgs<'clients.preview'>>().toEqualTypeOf<Change>();
+    expectTypeOf<MethodResult<'clients.preview'>>().toEqualTypeOf<ClientChangePreview>();
+    expectTypeOf<MethodArgs<'clients.configure'>>().toEqualTypeOf<Change>();
+    expectTypeOf<MethodResult<'clients.configure'>>().toEqualTypeOf<ClientChangeResult>();
+    expectTypeOf<MethodArgs<'endpoint.info'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'endpoint.info'>>().toEqualTypeOf<EndpointInfo>();
+    expectTypeOf<MethodResult<'endpoint.token'>>().toEqualTypeOf<{ token: string }>();
+    expectTypeOf<MethodResult<'endpoint.rotateToken'>>().toEqualTypeOf<{ token: string }>();
+    // 26 methods, each pinned above.
+    expect(METHOD_NAMES).toHaveLength(26);
+  });
+
+  it('pins every event payload', () => {
+    expectTypeOf<Events['execution.queued']>().toEqualTypeOf<Extract<EngineEvent, { type: 'queued' }>>();
+    expectTypeOf<Events['execution.started']>().toEqualTypeOf<Extract<EngineEvent, { type: 'started' }>>();
+    expectTypeOf<Events['execution.finished']>().toEqualTypeOf<{ result: FinishedExecution }>();
+    expectTypeOf<Events['execution.toolCall']>().toEqualTypeOf<{ call: ToolCallRecord }>();
+    expectTypeOf<Events['execution.stats']>().toEqualTypeOf<{ samples: { id: string; memoryBytes: number }[] }>();
+    expectTypeOf<Events['output.chunk']>().toEqualTypeOf<{ id: string; stdout: string; stderr: string }>();
+    expectTypeOf<Events['live.changed']>().toEqualTypeOf<{ paused: boolean; pool: PoolState; running: number; queued: number }>();
+    expectTypeOf<Events['health.changed']>().toEqualTypeOf<HealthReport>();
+    expectTypeOf<Events['settings.changed']>().toEqualTypeOf<SettingsChange>();
+    expectTypeOf<Events['server.state']>().toEqualTypeOf<{ servers: ServerView[] }>();
+    expectTypeOf<Events['image.pullProgress']>().toEqualTypeOf<ImagePullProgress>();
+    expectTypeOf<Events['endpoint.changed']>().toEqualTypeOf<EndpointInfo>();
+    expect(EVENT_NAMES).toHaveLength(12);
+  });
+
+  it('the name lists are exactly the maps (the preload is built from the lists)', () => {
+    expect([...METHOD_NAMES].sort()).toEqual(Object.keys(methods).sort());
+    expect(new Set(EVENT_NAMES).size).toBe(EVENT_NAMES.length);
+  });
+
+  it('arguments are strict: unknown keys and wrong types are refused with the field named', () => {
+    expect(methods['live.setPaused'].args.safeParse({ paused: true, extra: 1 }).success).toBe(false);
+    expect(methods['executions.list'].args.safeParse({ sneaky: 1 }).success).toBe(false);
+    expect(methods['live.snapshot'].args.safeParse({ x: 1 }).success).toBe(false);
+    const bad = methods['executions.list'].args.safeParse({ limit: 5000 });
+    expect(bad.success ? null : bad.error.issues[0]!.path).toEqual(['limit']);
+    expect(methods['clients.configure'].args.safeParse({ id: 'notepad', action: 'add' }).success).toBe(false);
+    expect(methods['executions.get'].args.safeParse({ id: '' }).success).toBe(false);
+  });
+});
