@@ -4,9 +4,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { CONTENT_SECURITY_POLICY } from '../shell/window-options.js';
 
-export const PANEL_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+/** The same policy as the desktop window's (one definition, pinned by its test). */
+export const PANEL_CSP = CONTENT_SECURITY_POLICY;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
