@@ -33,6 +33,14 @@ function stdioEntry(targets: ClientTargets): Record<string, unknown> {
   return { command, args };
 }
 
+/** An HTTP entry in a client's own shape for the URL, with the bearer header every one of them takes. */
+function httpEntry(shape: (url: string) => Record<string, unknown>): ClientFormat['entry'] {
+  return (targets) => {
+    const { url, token } = targets.http();
+    return { ...shape(url), headers: bearer(token) };
+  };
+}
+
 export const CLIENT_FORMATS: Record<ClientId, ClientFormat> = {
   // Claude Desktop's config file only launches local commands; remote servers need its Connectors UI.
   'claude-desktop': { label: 'Claude Desktop', container: 'mcpServers', jsonc: false, transport: 'stdio', newFileIndent: '  ', entry: stdioEntry },
@@ -42,10 +50,7 @@ export const CLIENT_FORMATS: Record<ClientId, ClientFormat> = {
     jsonc: false,
     transport: 'http',
     newFileIndent: '  ',
-    entry: (targets) => {
-      const { url, token } = targets.http();
-      return { type: 'http', url, headers: bearer(token) };
-    },
+    entry: httpEntry((url) => ({ type: 'http', url })),
   },
   cursor: {
     label: 'Cursor',
@@ -53,10 +58,7 @@ export const CLIENT_FORMATS: Record<ClientId, ClientFormat> = {
     jsonc: false,
     transport: 'http',
     newFileIndent: '  ',
-    entry: (targets) => {
-      const { url, token } = targets.http();
-      return { url, headers: bearer(token) };
-    },
+    entry: httpEntry((url) => ({ url })),
   },
   vscode: {
     label: 'VS Code',
@@ -64,10 +66,7 @@ export const CLIENT_FORMATS: Record<ClientId, ClientFormat> = {
     jsonc: true,
     transport: 'http',
     newFileIndent: '\t',
-    entry: (targets) => {
-      const { url, token } = targets.http();
-      return { type: 'http', url, headers: bearer(token) };
-    },
+    entry: httpEntry((url) => ({ type: 'http', url })),
   },
   windsurf: {
     label: 'Windsurf',
@@ -75,11 +74,8 @@ export const CLIENT_FORMATS: Record<ClientId, ClientFormat> = {
     jsonc: false,
     transport: 'http',
     newFileIndent: '  ',
-    entry: (targets) => {
-      // Windsurf ignores `url`: its remote servers are `serverUrl`.
-      const { url, token } = targets.http();
-      return { serverUrl: url, headers: bearer(token) };
-    },
+    // Windsurf ignores `url`: its remote servers are `serverUrl`.
+    entry: httpEntry((url) => ({ serverUrl: url })),
   },
 };
 
