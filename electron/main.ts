@@ -1,5 +1,6 @@
 // Electron entry: one instance, the app scheme, the engine (sandbar-app), IPC, window and tray; launch at
 // login from settings; on quit, finish runs and remove every container before exiting. Composition only.
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, clipboard, ipcMain, session } from 'electron';
@@ -12,6 +13,7 @@ import { createSandbarApp } from './sandbar-app.js';
 import { applySecurityGuards } from './security.js';
 import { openElectronStore } from './settings/electron-settings-store.js';
 import { sandbarHome } from './settings/paths.js';
+import { setLinuxAutostart } from './shell/linux-autostart.js';
 import { isTrustedSender } from './shell/sender-check.js';
 import { followLaunchAtLogin, TrayController } from './shell/tray-controller.js';
 import { ElectronTray } from './tray.js';
@@ -123,14 +125,16 @@ async function boot(): Promise<void> {
     log.error(`engine failed to start: ${err instanceof Error ? err.message : String(err)}`);
   }
   await controller.start();
-  // Login items exist on macOS and Windows only; Linux desktops use XDG autostart files instead.
-  if (process.platform === 'darwin' || process.platform === 'win32') {
-    settingsFeed = await followLaunchAtLogin(
-      sandbar.router,
-      (openAtLogin) => app.setLoginItemSettings({ openAtLogin, args: [HIDDEN_FLAG] }),
-      (message) => log.warn(message),
-    );
-  }
+  // Login items exist on macOS and Windows; Linux desktops start XDG autostart entries instead.
+  const launch = app.isPackaged ? { command: process.execPath, args: [HIDDEN_FLAG] } : { command: process.execPath, args: [app.getAppPath(), HIDDEN_FLAG] };
+  settingsFeed = await followLaunchAtLogin(
+    sandbar.router,
+    (openAtLogin) =>
+      process.platform === 'linux'
+        ? void setLinuxAutostart({ enabled: openAtLogin, env, home: homedir(), ...launch })
+        : app.setLoginItemSettings({ openAtLogin, args: [HIDDEN_FLAG] }),
+    (message) => log.warn(message),
+  );
   const hidden = process.argv.includes(HIDDEN_FLAG) || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
   if (!hidden) panel.show();
 }

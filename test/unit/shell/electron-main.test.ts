@@ -1,6 +1,6 @@
 // electron/main.ts composition, with Electron and the engine faked: one instance, userData under
 // SANDBAR_HOME, IPC handlers, tray and window, launch at login, and a quit that disposes before exiting.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -261,11 +261,17 @@ describe('electron/main.ts', () => {
     expect(fakes.state.app.setLoginItemSettings).toHaveBeenLastCalledWith({ openAtLogin: false, args: ['--hidden'] });
   });
 
-  it('leaves login items alone on Linux', async () => {
+  it('on Linux, follows launch at login with an XDG autostart entry (Electron has no login items there)', async () => {
     Object.defineProperty(process, 'platform', { value: 'linux' });
-    freshSandbar(true);
+    const config = path.join(home, 'xdg');
+    vi.stubEnv('XDG_CONFIG_HOME', config);
+    const entry = path.join(config, 'autostart', 'sandbar.desktop');
+    const sandbar = freshSandbar(true);
     await loadMain();
-    await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+    await vi.waitFor(() => expect(existsSync(entry)).toBe(true));
+    expect(readFileSync(entry, 'utf8')).toContain(`Exec=${process.execPath} /app --hidden`);
     expect(fakes.state.app.setLoginItemSettings).not.toHaveBeenCalled();
+    sandbar.router.emit('settings.changed', { settings: { ...DEFAULT_SETTINGS, launchAtLogin: false }, changed: ['launchAtLogin'] });
+    expect(existsSync(entry)).toBe(false);
   });
 });
