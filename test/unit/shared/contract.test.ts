@@ -67,10 +67,12 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'servers.list'>>().toEqualTypeOf<ServerView[]>();
     expectTypeOf<MethodArgs<'servers.tools'>>().toEqualTypeOf<Name>();
     expectTypeOf<MethodResult<'servers.tools'>>().toEqualTypeOf<ToolInfo[]>();
-    for (const m of ['servers.allow', 'servers.deny', 'servers.restart'] as const) {
-      expectTypeOf<MethodArgs<typeof m>>().toEqualTypeOf<Name>();
-      expectTypeOf<MethodResult<typeof m>>().toEqualTypeOf<ServerView[]>();
-    }
+    expectTypeOf<MethodArgs<'servers.allow'>>().toEqualTypeOf<Name>();
+    expectTypeOf<MethodResult<'servers.allow'>>().toEqualTypeOf<ServerView[]>();
+    expectTypeOf<MethodArgs<'servers.deny'>>().toEqualTypeOf<Name>();
+    expectTypeOf<MethodResult<'servers.deny'>>().toEqualTypeOf<ServerView[]>();
+    expectTypeOf<MethodArgs<'servers.restart'>>().toEqualTypeOf<Name>();
+    expectTypeOf<MethodResult<'servers.restart'>>().toEqualTypeOf<ServerView[]>();
     expectTypeOf<MethodArgs<'clients.detect'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'clients.detect'>>().toEqualTypeOf<ClientView[]>();
     expectTypeOf<MethodArgs<'clients.preview'>>().toEqualTypeOf<Change>();
