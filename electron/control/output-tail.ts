@@ -7,6 +7,8 @@ export const TAIL_LIMIT_CHARS = 256 * 1024;
 export class OutputTail {
   private readonly text = { stdout: '', stderr: '' };
   private dropped = false;
+  /** How often the text was cut back (each cut copies up to the limit): stays rare whatever the line rate. */
+  cuts = 0;
 
   /**
    * Cheap per call: the text is cut back only once it is twice the limit, so a full tail does not copy
@@ -16,6 +18,7 @@ export class OutputTail {
     const next = this.text[stream] + data;
     if (next.length > 2 * TAIL_LIMIT_CHARS) {
       this.dropped = true;
+      this.cuts++;
       this.text[stream] = next.slice(next.length - TAIL_LIMIT_CHARS);
     } else {
       this.text[stream] = next;

@@ -79,12 +79,11 @@ describe('OutputTail cost', () => {
     const tail = new OutputTail();
     tail.append('stdout', 'x'.repeat(TAIL_LIMIT_CHARS));
     const line = 'y'.repeat(99) + '\n';
-    const started = performance.now();
     for (let i = 0; i < 2000; i++) tail.append('stdout', line);
-    const elapsed = performance.now() - started;
     expect(tail.stdout.length).toBe(TAIL_LIMIT_CHARS);
     expect(tail.stdout.endsWith(line.repeat(2000))).toBe(true);
     expect(tail.stdout.startsWith('x')).toBe(true);
-    expect(elapsed).toBeLessThan(1000);
+    // 200 KB appended to a full 256 KiB tail: cut back at most once, not once per line.
+    expect(tail.cuts).toBeLessThanOrEqual(1);
   });
 });
