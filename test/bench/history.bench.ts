@@ -12,24 +12,13 @@ import { HistoryStore } from '../../electron/history/history-store.js';
 import { HistoryRetention, PRUNE_BATCH } from '../../electron/history/history-retention.js';
 import { HistoryWriter } from '../../electron/history/history-writer.js';
 import { openDatabase } from '../../electron/history/open-database.js';
-import { ms, percentile } from './stats.js';
+import { ms, percentile, prng } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_HISTORY_RUNS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_HISTORY_SAMPLES ?? 50);
 const RECORD_RUNS = 2000;
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Deterministic, so every run of the benchmark seeds the same database. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = prng(42);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;

@@ -15,3 +15,15 @@ export async function timed(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   return performance.now() - start;
 }
+
+/** Deterministic (mulberry32), so every run of a benchmark seeds the same data. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -8,6 +8,7 @@ import { openBetterSqlite } from '../../../electron/history/better-sqlite-driver
 import { HISTORY_FILE } from '../../../electron/history/history-store.js';
 import { HistoryWriter } from '../../../electron/history/history-writer.js';
 import { openDatabase } from '../../../electron/history/open-database.js';
+import { prng } from '../stats.js';
 
 const DAY = 24 * 3600 * 1000;
 const REASONS: ExitReason[] = ['success', 'success', 'success', 'success', 'success', 'success', 'success', 'error', 'error', 'timeout', 'memory', 'cancelled'];
@@ -20,16 +21,6 @@ const CLIENTS = [
 const SERVERS = ['filesystem', 'github', 'postgres', 'slack', 'everything'];
 const WORDS = ['revenue', 'orders', 'latency', 'invoice', 'cohort', 'churn', 'backlog', 'refund', 'signup', 'forecast', 'quota', 'region'];
 
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function runEvents(i: number, queuedAt: number, rand: () => number): EngineEvent[] {
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
