@@ -49,6 +49,6 @@ export function agentBootModules(): Record<string, string> {
   return runtimeModules;
 }
 
-/** Module name → file under agent/. */
-const BOOT_MODULE_FILES: Record<string, string> = { _sandbar_mcp: 'mcp_runtime.py' };
+/** Module name → file under agent/, in install order: a module may import the ones before it. */
+const BOOT_MODULE_FILES: Record<string, string> = { _sandbar_mcp_aliases: 'mcp_aliases.py', _sandbar_mcp: 'mcp_runtime.py' };
 let runtimeModules: Record<string, string> | undefined;

@@ -1,22 +1,17 @@
 # Sandbar's sandbox-side MCP API, delivered to the agent as the boot module `_sandbar_mcp` (host side:
-# modules = {'_sandbar_mcp': <this file>}). At start the agent calls prebound_names(context), which installs the
+# modules = {'_sandbar_mcp_aliases': mcp_aliases.py, '_sandbar_mcp': <this file>}). At start the agent calls prebound_names(context), which installs the
 # synthetic `mcp`, `mcp.runtime`, `mcp.servers` and `mcp.servers.<alias>` modules and returns the user's globals.
 # The host answers only list_servers / list_tools / call_tool RPCs; aliases, docs and search are computed here
 # from the metadata in the start context, so they cost no round trip. Python 3.8+, stdlib only.
 import copy
 import difflib
 import importlib.machinery
-import keyword
-import re
 import sys
 import types
 
 import _sandbar  # registered by the agent before any boot module runs
+from _sandbar_mcp_aliases import build_metadata, text as _text  # an earlier boot module
 
-_SERVER_ALIAS_JUNK = re.compile(r'[^a-z0-9_]+')
-_TOOL_ALIAS_JUNK = re.compile(r'[^0-9a-zA-Z_]+')
-# `mcp_servers` is the dict of proxies, so a server aliased `servers` must not take the name `mcp_servers`.
-_RESERVED_SERVER_ALIASES = ('servers',)
 DEFAULT_SEARCH_LIMIT = 5
 MAX_SEARCH_LIMIT = 20
 
@@ -30,68 +25,6 @@ MCPError.__module__ = 'mcp.runtime'  # tracebacks say mcp.runtime.MCPError, the 
 # Per-run state, filled by prebound_names(). A container runs user code once, so module globals suffice.
 _servers = []  # metadata dicts of loaded servers, in request order
 _discovered = []  # {"name", "description"} of every configured and allowed server, in discovery order
-
-
-# ---- aliases -------------------------------------------------------------------------------------------------
-
-def _server_alias_base(name):
-    alias = _SERVER_ALIAS_JUNK.sub('_', name.lower()) or 'server'
-    if alias[0].isdigit():
-        alias = '_' + alias
-    return alias + '_' if keyword.iskeyword(alias) else alias
-
-
-def _tool_alias_base(name):
-    alias = _TOOL_ALIAS_JUNK.sub('_', name.strip()).lower() or 'tool'
-    if alias[0].isdigit():
-        alias = '_' + alias
-    return alias + '_' if keyword.iskeyword(alias) else alias
-
-
-def _unique(base, used, repeats):
-    """The n-th use of `base` becomes base_n. Unlike the reference, a suffixed alias that is already taken (a tool
-    literally named get_file_2) is skipped too, so two tools never share an alias."""
-    count = repeats.get(base, 0) + 1
-    alias = base if count == 1 else '%s_%d' % (base, count)
-    while alias in used:
-        count += 1
-        alias = '%s_%d' % (base, count)
-    repeats[base] = count
-    used.add(alias)
-    return alias
-
-
-def _text(value):
-    return value.strip() if isinstance(value, str) else ''
-
-
-def _build_metadata(loaded):
-    """Metadata of the loaded servers (REFERENCE 4.4 plus `description`), aliases assigned in load order."""
-    servers, used, repeats = [], set(_RESERVED_SERVER_ALIASES), {}
-    for raw in loaded:
-        if not isinstance(raw, dict) or not isinstance(raw.get('name'), str):
-            continue  # the host never sends these; skipping beats failing the whole run
-        name = raw['name']
-        tools, tool_used, tool_repeats = [], set(), {}
-        for tool in raw.get('tools') or []:
-            if not isinstance(tool, dict):
-                continue
-            tool_name = tool.get('name') if isinstance(tool.get('name'), str) else ''
-            tools.append({
-                'name': tool_name,
-                'alias': _unique(_tool_alias_base(tool_name), tool_used, tool_repeats),
-                'description': _text(tool.get('description')),
-                'input_schema': tool.get('inputSchema'),
-            })
-        cwd = raw.get('cwd')
-        servers.append({
-            'name': name,
-            'alias': _unique(_server_alias_base(name), used, repeats),
-            'description': _text(raw.get('description')),
-            'tools': tools,
-            'cwd': cwd if isinstance(cwd, str) else None,
-        })
-    return servers
 
 
 # ---- lookups -------------------------------------------------------------------------------------------------
@@ -381,7 +314,7 @@ def prebound_names(context):
     global _servers, _discovered
     info = context.get('mcp') if isinstance(context, dict) else None
     info = info if isinstance(info, dict) else {}
-    _servers = _build_metadata(info.get('loaded') or [])
+    _servers = build_metadata(info.get('loaded') or [])
     discovered = info.get('discovered')
     if not isinstance(discovered, list):
         discovered = info.get('loaded') or []  # older hosts: only the loaded servers are known

@@ -1,9 +1,8 @@
 // Runs the real agent with the mcp_runtime boot module on the host (`python3 -c BOOTSTRAP_SOURCE`) and plays
 // the host: it answers the three MCP RPCs (list_servers, list_tools, call_tool) from the test's context.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
+import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
 
 type Frame = { type: string } & Record<string, unknown>;
 type Payload = Record<string, unknown>;
@@ -25,7 +24,8 @@ interface McpContext {
   discovered: { name: string; description?: string }[];
 }
 
-const MODULES = { _sandbar_mcp: readFileSync('electron/sandbox/agent/mcp_runtime.py', 'utf8') };
+// The same boot modules, in the same order, as every container gets.
+const MODULES = agentBootModules();
 const WAIT_MS = 15_000;
 const SUITE = { timeout: 40_000 };
 
