@@ -19,6 +19,23 @@ const RANGES: { value: TimeRange; label: string }[] = [
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Epoch ms as a `datetime-local` value, in local time. */
+/** One of the history's facets (client, server) as a select; '' is "All". */
+function FacetSelect({ label, value, values, onChange }: { label: string; value: string | null; values: string[]; onChange: (value: string | null) => void }) {
+  return (
+    <label className="hist-field">
+      <span>{label}</span>
+      <select value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
+        <option value="">All</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function toLocalInput(ms: number | null): string {
   if (ms === null) return '';
   const d = new Date(ms);
@@ -103,28 +120,8 @@ export function HistoryFilters({ searchRef }: { searchRef: RefObject<HTMLInputEl
         />
       </label>
       <StatusMenu selected={filters.statuses} offered={offered} />
-      <label className="hist-field">
-        <span>Client</span>
-        <select value={filters.client ?? ''} onChange={(e) => store.filtersChanged({ client: e.target.value || null })}>
-          <option value="">All</option>
-          {clients.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="hist-field">
-        <span>Server</span>
-        <select value={filters.server ?? ''} onChange={(e) => store.filtersChanged({ server: e.target.value || null })}>
-          <option value="">All</option>
-          {servers.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FacetSelect label="Client" value={filters.client} values={clients} onChange={(client) => store.filtersChanged({ client })} />
+      <FacetSelect label="Server" value={filters.server} values={servers} onChange={(server) => store.filtersChanged({ server })} />
       <label className="hist-field">
         <span>Time</span>
         <select value={filters.range} onChange={(e) => store.filtersChanged({ range: e.target.value as TimeRange })}>
