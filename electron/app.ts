@@ -17,6 +17,7 @@ import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.
 import { collectHealth } from './sandbox/health.js';
 import { engineConfigOf } from './settings/env-config.js';
 import { sandbarHome, SETTINGS_FILE } from './settings/paths.js';
+import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
 import { openConfStore, type OpenedSettingsStore } from './settings/settings-store.js';
@@ -57,6 +58,7 @@ export function createCore(options: {
 } = {}): SandbarCore {
   const env = options.env ?? process.env;
   const home = sandbarHome(env);
+  ensurePrivateHome(home);
   const opened = options.settingsStore ?? openConfStore(home);
   const settingsService = new SettingsService({
     store: opened.store,
@@ -104,7 +106,7 @@ export function createCore(options: {
   const stopApplying = settingsService.subscribe(({ settings: next, changed }) => {
     if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
-    if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'seccomp', 'ociRuntime', 'runtime')) {
+    if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime')) {
       engine.updateConfig({ ...engineConfigOf(next), ...options.overrides });
     }
     if (touched(changed, 'serverPolicies')) servers.applyPolicies();

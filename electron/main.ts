@@ -3,7 +3,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, ipcMain, session } from 'electron';
+import { app, clipboard, dialog, ipcMain, session } from 'electron';
 import ElectronStore from 'electron-store';
 import { createCore } from './app.js';
 import { runStdio } from './cli/stdio-command.js';
@@ -13,6 +13,7 @@ import { createSandbarApp } from './sandbar-app.js';
 import { applySecurityGuards } from './security.js';
 import { openElectronStore } from './settings/electron-settings-store.js';
 import { sandbarHome } from './settings/paths.js';
+import { CONFIRM_BUTTON, hostExecDialog } from './shell/host-exec-dialog.js';
 import { setLinuxAutostart } from './shell/linux-autostart.js';
 import { isTrustedSender } from './shell/sender-check.js';
 import { followLaunchAtLogin, TrayController } from './shell/tray-controller.js';
@@ -66,6 +67,8 @@ async function boot(): Promise<void> {
     log,
     // Packaged: the app binary itself; from a checkout (`electron .`): Electron plus the app folder.
     stdioCommand: () => ({ command: process.execPath, args: app.isPackaged ? [STDIO_FLAG] : [app.getAppPath(), STDIO_FLAG] }),
+    // Only calls over IPC (this app's own window) can reach this; HTTP callers are refused before it.
+    confirmHostExec: async (changes) => (await dialog.showMessageBox(hostExecDialog(changes))).response === CONFIRM_BUTTON,
   });
 
   applySecurityGuards(app, session.defaultSession, (message) => log.warn(message));

@@ -2,7 +2,7 @@
 // (router + live/health monitors), and one loopback listener serving MCP at /mcp, the API at /api and the
 // panel at /. The desktop adds IPC and the tray around the same router.
 import path from 'node:path';
-import type { EndpointInfo } from '../shared/contract.js';
+import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
 import { createCore, type SandbarCore } from './app.js';
 import { mcpDeps } from './cli/mcp-deps.js';
@@ -22,6 +22,7 @@ import { HttpEndpoint, type ExtraRoute } from './mcp/http/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './mcp/http/token-store.js';
 import { createMcpServer } from './mcp/server-factory.js';
 import { packageRoot } from './package-info.js';
+import type { HostExecChange } from './settings/host-exec-fields.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
 import type { OpenedSettingsStore } from './settings/settings-store.js';
 
@@ -34,6 +35,11 @@ export interface SandbarAppOptions {
   /** How MCP clients that only launch commands start Sandbar (`sandbar stdio`). */
   stdioCommand?: () => { command: string; args: string[] };
   log?: Logger;
+  /**
+   * The desktop's native confirmation for settings that run something on the host (server commands, the
+   * runtime): shown with the exact command; without it such changes are refused on every channel.
+   */
+  confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
   /** How often the cheap runtime/image check runs (tests shorten it). */
   healthIntervalMs?: number;
 }
@@ -42,6 +48,8 @@ export interface SandbarApp {
   core: SandbarCore;
   router: ControlRouter;
   endpoint: HttpEndpoint;
+  /** Where the client token (MCP clients) and the panel token (control API, panel) are stored. */
+  tokenFiles: { client: string; panel: string };
   /** The panel's URL for a browser, with the one-time `#token=` fragment; null while not listening. */
   panelUrl(): string | null;
   /** `requireListener: false` (desktop) keeps going when the port is taken; `serve` fails instead. */
@@ -59,9 +67,12 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const env = options.env ?? process.env;
   const log = options.log ?? createLogger('sandbar', env);
   const core = createCore({ env, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
-  const tokenState = loadOrCreateToken(core.home);
-  if (tokenState.created) log.info(`created a new access token in ${tokenState.file}`);
-  let token = tokenState.token;
+  // Two credentials: the client token opens /mcp only (it is what client configs carry); the panel token
+  // opens the control API and the panel. A leaked client config can run code, never change the host.
+  const clientToken = loadOrCreateToken(core.home, 'client');
+  const panelToken = loadOrCreateToken(core.home, 'panel');
+  for (const created of [clientToken, panelToken].filter((t) => t.created)) log.info(`created a new access token in ${created.file}`);
+  const tokens: Record<TokenKind, string> = { client: clientToken.token, panel: panelToken.token };
   let endpointError: string | null = null;
 
   // Monitors broadcast through the router, which is made last (it needs their methods); they only
@@ -102,8 +113,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const routes: ExtraRoute[] = [];
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
-    token: () => token,
-    tokenFile: tokenState.file,
+    token: () => tokens.client,
     createServer: () => createMcpServer(mcpDeps(core, 'http', log)),
     log,
     routes,
@@ -113,7 +123,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     port: endpoint.listening ? endpoint.port : core.settings.httpPort,
     listening: endpoint.listening,
     error: endpointError,
-    tokenFile: tokenState.file,
+    tokenFile: clientToken.file,
+    panelTokenFile: panelToken.file,
     sessions: endpoint.sessionCount,
   });
   const clients = new ClientConfigurator({
@@ -121,7 +132,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     platform: process.platform,
     env,
     targets: {
-      http: () => ({ url: endpoint.listening ? endpoint.url : `http://127.0.0.1:${core.settings.httpPort}/mcp`, token }),
+      http: () => ({ url: endpoint.listening ? endpoint.url : `http://127.0.0.1:${core.settings.httpPort}/mcp`, token: tokens.client }),
       stdio: options.stdioCommand ?? defaultStdioCommand,
     },
   });
@@ -137,21 +148,23 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     clients,
     endpoint: {
       info: endpointInfo,
-      token: () => token,
-      rotateToken: () => {
-        // Effective at once: the endpoint reads the token per request, so old sessions' next call gets 401.
-        token = rotateToken(core.home).token;
+      token: (kind) => tokens[kind],
+      rotateToken: (kind) => {
+        // Effective at once: tokens are read per request, so the old one's next call gets 401. The other
+        // token is left alone.
+        tokens[kind] = rotateToken(core.home, kind).token;
         broadcast('endpoint.changed', endpointInfo());
-        return token;
+        return tokens[kind];
       },
     },
+    ...(options.confirmHostExec ? { confirmHostExec: options.confirmHostExec } : {}),
     rerun: (run) => submitAsPanel(core, run),
     previewFlags: (limits) => core.engine.previewArgs(limits),
   });
   router = new ControlRouter(table, log);
   router.onConnectionClosed((id) => live.connectionClosed(id));
   routes.push(
-    new HttpApi({ router, token: () => token, tokenFile: tokenState.file }),
+    new HttpApi({ router, token: () => tokens.panel }),
     new PanelFiles(options.panelDir ?? path.join(packageRoot(), 'dist', 'renderer')),
   );
 
@@ -178,7 +191,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     core,
     router,
     endpoint,
-    panelUrl: () => (endpoint.listening ? `http://127.0.0.1:${endpoint.port}/#token=${token}` : null),
+    tokenFiles: { client: clientToken.file, panel: panelToken.file },
+    panelUrl: () => (endpoint.listening ? `http://127.0.0.1:${endpoint.port}/#token=${tokens.panel}` : null),
     start: async ({ requireListener = true } = {}) => {
       try {
         await endpoint.start();

@@ -9,6 +9,8 @@ import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
 import type { ServerState, ToolInfo } from './proxy.js';
 import type { Settings } from './settings.js';
 import { EVENT_NAMES, ipcChannel, METHOD_NAMES } from './contract-names.js';
+import { hasControlChars } from './control-chars.js';
+import { ImageReferenceSchema } from './image-ref.js';
 
 export { EVENT_NAMES, ipcChannel, METHOD_NAMES };
 
@@ -18,21 +20,30 @@ const returns = <T>() => undefined as unknown as T;
 const id = z.object({ id: z.string().min(1, 'must name an execution') });
 const name = z.object({ name: z.string().min(1, 'must name a server') });
 const none = z.object({}).strict();
+/** Which token: the client token (MCP clients) unless the panel token is named. */
+const tokenKind = z.object({ kind: z.enum(['client', 'panel']).default('client') }).strict();
 
 export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf'] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 const clientChange = z.object({ id: z.enum(CLIENT_IDS), action: z.enum(['add', 'remove']) });
 
+/** Text typed by a person: bounded, and without NUL or other control characters (tab and newline pass). */
+const plainText = (max: number) =>
+  z
+    .string()
+    .max(max, `is limited to ${max} characters`)
+    .refine((v) => !hasControlChars(v), 'must not contain control characters');
+
 export const HistoryQuerySchema = z
   .object({
     limit: z.number().int().min(1).max(500).optional(),
     cursor: z.string().optional(),
-    status: z.array(z.string()).optional(),
-    client: z.string().optional(),
-    server: z.string().optional(),
+    status: z.array(z.string().max(32)).max(16, 'at most 16 statuses').optional(),
+    client: plainText(200).optional(),
+    server: plainText(200).optional(),
     from: z.number().optional(),
     to: z.number().optional(),
-    search: z.string().max(500, 'search text is limited to 500 characters').optional(),
+    search: plainText(500).optional(),
   })
   .strict();
 
@@ -114,6 +125,8 @@ export interface ClientChangePreview {
   /** Unified diff with the tokens masked; '' when nothing would change. */
   diff: string;
   changed: boolean;
+  /** Set when writing changes the file's permissions (`0644` → `0600`: it will hold the client token). */
+  modeChange: { from: string; to: string } | null;
 }
 
 export interface ClientChangeResult extends ClientChangePreview {
@@ -128,9 +141,15 @@ export interface EndpointInfo {
   listening: boolean;
   /** Why it is not listening (port in use, for example). */
   error: string | null;
+  /** The client token's file: what MCP clients send to /mcp (it opens nothing else). */
   tokenFile: string;
+  /** The panel token's file: what opens the control API and the panel (never given to MCP clients). */
+  panelTokenFile: string;
   sessions: number;
 }
+
+export const TOKEN_KINDS = ['client', 'panel'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export interface ImagePullProgress {
   image: string;
@@ -167,7 +186,7 @@ export const methods = {
   'settings.previewFlags': { args: z.object({ limits: z.record(z.string(), z.unknown()) }).strict(), result: returns<{ argv: string[] }>() },
   'health.get': { args: none, result: returns<HealthReport | null>() },
   'health.probe': { args: none, result: returns<HealthReport>() },
-  'image.pull': { args: z.object({ image: z.string().trim().min(1).optional() }).strict(), result: returns<{ started: boolean; image: string }>() },
+  'image.pull': { args: z.object({ image: ImageReferenceSchema.optional() }).strict(), result: returns<{ started: boolean; image: string }>() },
   'servers.list': { args: none, result: returns<ServerView[]>() },
   'servers.tools': { args: name, result: returns<ToolInfo[]>() },
   'servers.allow': { args: name, result: returns<ServerView[]>() },
@@ -177,8 +196,8 @@ export const methods = {
   'clients.preview': { args: clientChange, result: returns<ClientChangePreview>() },
   'clients.configure': { args: clientChange, result: returns<ClientChangeResult>() },
   'endpoint.info': { args: none, result: returns<EndpointInfo>() },
-  'endpoint.token': { args: none, result: returns<{ token: string }>() },
-  'endpoint.rotateToken': { args: none, result: returns<{ token: string }>() },
+  'endpoint.token': { args: tokenKind, result: returns<{ token: string }>() },
+  'endpoint.rotateToken': { args: tokenKind, result: returns<{ token: string }>() },
 } as const;
 
 export type Methods = typeof methods;

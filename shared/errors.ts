@@ -5,6 +5,8 @@ export const ERROR_CODES = [
   'image_missing',
   'invalid_config',
   'invalid_request',
+  /** The caller's credential or channel may not do this (host-executing settings over HTTP). */
+  'forbidden',
   'cancelled',
   'engine_stopped',
   'internal',

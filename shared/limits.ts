@@ -29,6 +29,9 @@ export function formatBytes(bytes: number): string {
 const minSize = (min: string, label: string) =>
   SizeString.refine((s) => SIZE_RE.test(s) && parseSize(s) >= parseSize(min), `${label} must be at least ${min}`);
 
+/** Ids above 2^31-1 are not portable (some kernels and runtimes treat them as negative). */
+const MAX_ID = 2 ** 31 - 1;
+
 export const LimitsSchema = z
   .object({
     memory: minSize('32m', 'memory').default('512m'),
@@ -43,8 +46,9 @@ export const LimitsSchema = z
     workspaceSize: minSize('1m', 'workspace size').default('128m'),
     user: z
       .string()
-      .regex(/^\d+(:\d+)?$/, 'must be a numeric uid or uid:gid')
-      .refine((u) => Number(u.split(':')[0]) !== 0, 'the sandbox never runs as root')
+      .regex(/^\d{1,10}(:\d{1,10})?$/, 'must be a numeric uid or uid:gid')
+      .refine((u) => u.split(':').every((id) => Number(id) !== 0), 'the sandbox never runs as root (uid or gid 0)')
+      .refine((u) => u.split(':').every((id) => Number(id) <= MAX_ID), `uid and gid must be at most ${MAX_ID}`)
       .default('65534:65534'),
   })
   .refine((l) => l.timeoutSec <= l.maxTimeoutSec, {

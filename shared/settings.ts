@@ -1,7 +1,9 @@
 // Sandbar's settings: one zod schema for the settings file, the environment, the CLI flags and the panel.
 // Every field carries a message a person can act on; `settingsIssueMessage` fills the rest (limits' types).
 import { z } from 'zod';
+import { ImageReferenceSchema } from './image-ref.js';
 import { formatBytes, LimitsSchema } from './limits.js';
+import { McpServersSchema } from './server-entry.js';
 import { settingsIssueMessage } from './settings-errors.js';
 
 export const OUTPUT_MODES = ['compact', 'toon'] as const;
@@ -29,18 +31,23 @@ const bool = () => z.boolean({ error: 'must be true or false' });
 export const SettingsSchema = z.object({
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   /** Any image with python3 (3.8+). Never pulled as a side effect of a run. */
-  image: z.string({ error: 'must name an image' }).trim().min(1, 'must name an image').default('python:3.14-slim'),
+  image: ImageReferenceSchema.default('python:3.14-slim'),
   /** podman, docker or a path; null finds one (podman first). */
   runtime: z
     .string({ error: 'must be podman, docker or a path to one (null finds one)' })
     .trim()
     .min(1, 'must be podman, docker or a path to one (null finds one)')
+    .refine((v) => !v.startsWith('-'), 'must be podman, docker or a path to one, not a flag')
     .nullable()
     .default(null),
   /** Containers kept booted and waiting; 0 turns the pool off. */
   poolSize: wholeNumber(0, 16).default(2),
   /** Runs at once; the rest wait in a FIFO queue. */
   concurrency: wholeNumber(1, 64).default(4),
+  /** Runs waiting beyond this are refused at once ("busy"), so no caller can pile up unbounded work. */
+  queueLimit: wholeNumber(0, 10_000).default(64),
+  /** Host tool calls one run may have in flight; more wait inside the sandbox until one answers. */
+  maxToolCallsInFlight: wholeNumber(1, 256).default(16),
   httpPort: z
     .number({ error: 'must be a port number from 0 to 65535' })
     .int('must be a port number from 0 to 65535')
@@ -56,11 +63,11 @@ export const SettingsSchema = z.object({
   ociRuntime: z
     .string({ error: 'must be an OCI runtime name or path' })
     .trim()
-    .regex(/^[A-Za-z0-9._/-]+$/, 'must be an OCI runtime name or path')
+    .regex(/^[A-Za-z0-9._/][A-Za-z0-9._/-]*$/, 'must be an OCI runtime name or path')
     .nullable()
     .default(null),
   /** MCP servers added in Sandbar itself (same entry format as `mcpServers` in a config file). */
-  mcpServers: z.record(z.string(), z.unknown(), { error: 'must be an object of server entries by name' }).default({}),
+  mcpServers: McpServersSchema.default({}),
   /** allow (default) or deny per server; a denied server is invisible to the sandbox. */
   serverPolicies: z
     .record(z.string(), z.enum(['allow', 'deny'], { error: 'must be allow or deny' }), { error: 'must be an object of server names to allow or deny' })

@@ -15,12 +15,21 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** What `serve` prints: where clients connect and, unless told not to, the panel link with its token. */
+export function serveBanner(mcpUrl: string, files: { client: string; panel: string }, panelUrl: string | null): string {
+  const panel = panelUrl
+    ? `Panel (keep this link private, it carries the panel token): ${panelUrl}`
+    : `Panel: ${mcpUrl.replace(/\/mcp$/, '/')} (open it with #token= followed by the contents of ${files.panel})`;
+  return `Sandbar MCP endpoint: ${mcpUrl}\nClient token file (for MCP clients): ${files.client}\nPanel token file: ${files.panel}\n${panel}\n`;
+}
+
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   program
     .command('serve')
     .description('serve MCP over Streamable HTTP on 127.0.0.1 (default port 7337), with the panel at /')
     .option('-p, --port <port>', 'port to listen on; 0 picks a free one', parsePort)
-    .action(async (opts: { port?: number }) => {
+    .option('--no-print-token', 'print the panel link without its token (for services whose output is logged)')
+    .action(async (opts: { port?: number; printToken: boolean }) => {
       const log = createLogger('serve');
       const app = createSandbarApp({
         flags: flagLayer({ '--port': opts.port === undefined ? undefined : { path: 'httpPort', value: opts.port } }),
@@ -28,11 +37,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       });
       for (const warning of app.core.warnings) log.warn(warning);
       await app.start();
-      const info = await app.router.call('endpoint.info', {});
-      const tokenFile = info.ok ? (info.value as { tokenFile: string }).tokenFile : '';
-      process.stdout.write(
-        `Sandbar MCP endpoint: ${app.endpoint.url}\nAccess token file: ${tokenFile}\nPanel (keep this link private, it carries the token): ${app.panelUrl()}\n`,
-      );
+      process.stdout.write(serveBanner(app.endpoint.url, app.tokenFiles, opts.printToken ? app.panelUrl() : null));
 
       const signal = await untilSignal();
       log.info(`${signal}: finishing runs in flight, then stopping`);

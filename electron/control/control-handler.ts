@@ -9,12 +9,15 @@ export interface ControlConnection {
   close(): void;
 }
 
+/** How a call reached the router: the desktop's IPC (window or tray) or the loopback HTTP API. */
+export type CallerTransport = 'ipc' | 'http';
+
 export interface ControlHandler {
   /**
    * The one handler wrapper: checks the method name, parses the arguments with the contract's zod schema,
    * runs the method and answers with an envelope. It never throws.
    */
-  call(method: string, args: unknown, connectionId?: string): Promise<Envelope<unknown>>;
+  call(method: string, args: unknown, caller?: { connectionId?: string | undefined; transport: CallerTransport }): Promise<Envelope<unknown>>;
   /** A new event stream; `send` receives every event message for this connection, in order. */
   connect(send: (message: EventMessage) => void): ControlConnection;
 }

@@ -1,12 +1,13 @@
 // The control API's methods, each a few lines over the services it needs. Validation already happened
 // in the router; errors thrown here are AppErrors whose messages reach the panel as they are.
-import type { ClientChangePreview, ClientChangeResult, ClientId, ClientView, EndpointInfo } from '../../shared/contract.js';
+import type { ClientChangePreview, ClientChangeResult, ClientId, ClientView, EndpointInfo, TokenKind } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryQuery } from '../../shared/history.js';
 import { LimitsSchema, type Limits } from '../../shared/limits.js';
 import type { SettingsChange, SettingsView } from '../../shared/contract.js';
 import type { Settings } from '../../shared/settings.js';
 import type { HistoryStore } from '../history/history-store.js';
+import type { HostExecChange } from '../settings/host-exec-fields.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Engine } from '../sandbox/engine.js';
 import type { HealthMonitor } from './health-monitor.js';
@@ -17,7 +18,9 @@ import { zodFields, type MethodTable } from './router.js';
 export interface SettingsControl {
   get(): Settings;
   view(): SettingsView;
-  update(patch: Record<string, unknown>): SettingsChange;
+  update(patch: Record<string, unknown>, options?: { confirmed?: HostExecChange[] }): SettingsChange;
+  /** Validates a patch and lists its host-executing changes (server commands, runtime); writes nothing. */
+  hostExecChanges(patch: Record<string, unknown>): HostExecChange[];
 }
 
 export interface ClientsControl {
@@ -28,8 +31,8 @@ export interface ClientsControl {
 
 export interface EndpointControl {
   info(): EndpointInfo;
-  token(): string;
-  rotateToken(): string;
+  token(kind: TokenKind): string;
+  rotateToken(kind: TokenKind): string;
 }
 
 export interface ControlServices {
@@ -46,6 +49,8 @@ export interface ControlServices {
   rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
   /** The container command line for these limits under the current runtime and image. */
   previewFlags(limits: Limits): Promise<string[]>;
+  /** The desktop's native dialog for host-executing settings; absent (headless) means they are refused. */
+  confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
 }
 
 function requireConnection(connectionId: string | undefined): string {
@@ -89,7 +94,14 @@ export function controlMethods(s: ControlServices): MethodTable {
       return { ok: true as const };
     },
     'settings.get': () => s.settings.view(),
-    'settings.update': ({ patch }) => s.settings.update(patch),
+    'settings.update': async ({ patch }, ctx) => {
+      const hostExec = s.settings.hostExecChanges(patch);
+      // Over HTTP nobody can be asked, and any local process may hold a token: refused there. In the
+      // desktop window the person sees the exact command in a native dialog (outside the web page).
+      if (hostExec.length === 0 || ctx.transport !== 'ipc' || !s.confirmHostExec) return s.settings.update(patch);
+      if (!(await s.confirmHostExec(hostExec))) throw new AppError('cancelled', 'Nothing was changed: the change was not confirmed.');
+      return s.settings.update(patch, { confirmed: hostExec });
+    },
     'settings.previewFlags': async ({ limits }) => {
       const parsed = LimitsSchema.safeParse({ ...s.settings.get().limits, ...limits });
       if (!parsed.success) {
@@ -116,7 +128,7 @@ export function controlMethods(s: ControlServices): MethodTable {
     'clients.preview': ({ id, action }) => s.clients.preview(id, action),
     'clients.configure': ({ id, action }) => s.clients.apply(id, action),
     'endpoint.info': () => s.endpoint.info(),
-    'endpoint.token': () => ({ token: s.endpoint.token() }),
-    'endpoint.rotateToken': () => ({ token: s.endpoint.rotateToken() }),
+    'endpoint.token': ({ kind }) => ({ token: s.endpoint.token(kind) }),
+    'endpoint.rotateToken': ({ kind }) => ({ token: s.endpoint.rotateToken(kind) }),
   };
 }

@@ -1,6 +1,7 @@
 // The control API over HTTP for the panel in a browser: `POST /api/call/<method>` answers an envelope,
 // `GET /api/events` is a Server-Sent Events stream of the contract's events. The endpoint has already
-// checked Host and Origin; this checks the bearer token (the panel has it from the one-time URL fragment).
+// checked Host and Origin; this checks the panel token (the panel has it from the one-time URL fragment).
+// The client token that MCP clients carry is refused here: it may run code, never change the host.
 // No CORS headers are ever sent, so no foreign page can read an answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpApi, type Envelope, type EventMessage } from '../../shared/contract.js';
@@ -15,8 +16,8 @@ const CALL_PREFIX = '/api/call/';
 
 export interface HttpApiOptions {
   router: ControlHandler;
+  /** The panel token (read per request, so a rotation applies at once); the client token opens nothing here. */
   token: () => string;
-  tokenFile: string;
 }
 
 function sendEnvelope(res: ServerResponse, status: number, body: Envelope<unknown>, headers: Record<string, string> = {}): void {
@@ -56,7 +57,8 @@ export class HttpApi {
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (!bearerMatches(req.headers.authorization, this.options.token())) {
-      return sendEnvelope(res, 401, refusal(`Unauthorized: open the panel from the link \`sandbar serve\` prints (the token is in ${this.options.tokenFile})`), {
+      // No file paths in the answer: whoever is refused learns nothing about the machine.
+      return sendEnvelope(res, 401, refusal('Unauthorized: the control API needs the panel token; open the panel from the link `sandbar serve` prints'), {
         'www-authenticate': 'Bearer realm="sandbar"',
       });
     }
@@ -78,7 +80,7 @@ export class HttpApi {
       return sendEnvelope(res, 400, refusal('The method name in the path is not valid'));
     }
     const connection = req.headers[httpApi.connectionHeader];
-    const answer = await this.options.router.call(method, body.value, typeof connection === 'string' ? connection : undefined);
+    const answer = await this.options.router.call(method, body.value, { connectionId: typeof connection === 'string' ? connection : undefined, transport: 'http' });
     sendEnvelope(res, 200, answer);
   }
 

@@ -65,7 +65,7 @@ export function registerIpcTransport<E extends IpcInvokeEventLike>(options: {
         return { ok: false, error: { code: 'invalid_request', message: REFUSED_MESSAGE } };
       }
       try {
-        return await router.call(method, args, connections.get(event.sender.id)?.id);
+        return await router.call(method, args, { connectionId: connections.get(event.sender.id)?.id, transport: 'ipc' });
       } catch (err) {
         // The router promises never to throw; if it does, the renderer still gets an envelope.
         return { ok: false, error: { code: 'internal', message: errorMessage(err) } };

@@ -1,7 +1,7 @@
 // Serves the built panel (dist/renderer) to browsers under `sandbar serve`: GET only, no directory
 // listing, no path outside the folder, and the same CSP as the desktop window on every page.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../shell/window-options.js';
@@ -45,6 +45,12 @@ export function resolvePanelPath(root: string, urlPath: string): string | null {
   return full === root || full.startsWith(root + path.sep) ? full : null;
 }
 
+/** `file` with every symlink resolved, if it still lies inside `realRoot` (also resolved); else null. */
+export async function realPathInside(realRoot: string, file: string): Promise<string | null> {
+  const real = await realpath(file).catch(() => null);
+  return real !== null && (real === realRoot || real.startsWith(realRoot + path.sep)) ? real : null;
+}
+
 export class PanelFiles {
   private readonly root: string;
 
@@ -62,12 +68,15 @@ export class PanelFiles {
       res.writeHead(405, { allow: 'GET, HEAD', ...SECURITY_HEADERS }).end();
       return;
     }
-    const file = resolvePanelPath(this.root, urlPath);
+    const named = resolvePanelPath(this.root, urlPath);
+    // A symlink inside the folder may point anywhere: what is served is the real file, and only from inside.
+    const realRoot = await realpath(this.root).catch(() => this.root);
+    const file = named ? await realPathInside(realRoot, named) : null;
     const info = file ? await stat(file).catch(() => null) : null;
     if (!file || !info?.isFile()) {
       const missing = urlPath === '/' || urlPath === '/index.html';
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
-      res.end(missing ? `The panel is not built (${this.root} has no index.html). Run \`npm run build\`.\n` : 'Not found\n');
+      res.end(missing ? 'The panel is not built. Run `npm run build`.\n' : 'Not found\n');
       return;
     }
     const ext = path.extname(file).toLowerCase();

@@ -5,11 +5,13 @@ import type { z } from 'zod';
 import { isMethodName, methods, type Envelope, type EventMessage, type EventName, type Events, type MethodName, type MethodResult, type Methods } from '../../shared/contract.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { Logger } from '../logger.js';
-import type { ControlConnection, ControlHandler } from './control-handler.js';
+import type { CallerTransport, ControlConnection, ControlHandler } from './control-handler.js';
 
 export interface CallContext {
   /** The event connection of the caller, when it has one (IPC window, SSE stream). */
   connectionId: string | undefined;
+  /** Who is calling: the desktop window or tray ('ipc') may be asked to confirm; HTTP callers never can. */
+  transport: CallerTransport;
 }
 
 export type MethodImpl<M extends MethodName> = (args: z.output<Methods[M]['args']>, ctx: CallContext) => Promise<MethodResult<M>> | MethodResult<M>;
@@ -39,7 +41,9 @@ export class ControlRouter implements ControlHandler {
     private readonly log: Logger,
   ) {}
 
-  async call(method: string, args: unknown, connectionId?: string): Promise<Envelope<unknown>> {
+  /** Callers that do not say who they are get the least: HTTP's rights (no confirmations). */
+  async call(method: string, args: unknown, caller: { connectionId?: string | undefined; transport: CallerTransport } = { transport: 'http' }): Promise<Envelope<unknown>> {
+    const { connectionId, transport } = caller;
     if (!isMethodName(method)) return { ok: false, error: { code: 'invalid_request', message: `Unknown method: ${method}` } };
     const parsed = methods[method].args.safeParse(args ?? {});
     if (!parsed.success) {
@@ -49,7 +53,7 @@ export class ControlRouter implements ControlHandler {
     }
     try {
       const impl = this.table[method] as MethodImpl<MethodName>;
-      const value = await impl(parsed.data as never, { connectionId: connectionId && this.connections.has(connectionId) ? connectionId : undefined });
+      const value = await impl(parsed.data as never, { connectionId: connectionId && this.connections.has(connectionId) ? connectionId : undefined, transport });
       return { ok: true, value };
     } catch (err) {
       if (err instanceof AppError) {

@@ -1,5 +1,6 @@
 // `sandbar history`: its flags turned into a query, and a page turned into a table or JSON. Pure functions;
 // the command itself (electron/cli) only opens the store and prints.
+import { hasControlChars, stripControlChars } from '../../shared/control-chars.js';
 import { AppError } from '../../shared/errors.js';
 import { snippetText } from './history-query.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryItem, type HistoryPage, type HistoryQuery } from '../../shared/history.js';
@@ -26,13 +27,18 @@ export function historyQueryFromFlags(flags: HistoryFlags): HistoryQuery {
     }
     query.status = statuses.filter(isHistoryStatus);
   }
+  if (flags.search !== undefined && hasControlChars(flags.search)) throw new AppError('invalid_request', '--search must not contain control characters');
   if (flags.search !== undefined && flags.search.trim() !== '') query.search = flags.search;
   return query;
 }
 
-/** `--json`: the same page the panel receives (epoch-ms times, snippet as parts), one document. */
+/**
+ * `--json`: the same page the panel receives (epoch-ms times, snippet as parts), one document. JSON already
+ * escapes C0; DEL and C1 (a terminal reads U+009B as CSI) are escaped too, so nothing is lost or obeyed.
+ */
 export function formatHistoryJson(page: HistoryPage): string {
-  return `${JSON.stringify(page, null, 2)}\n`;
+  const text = JSON.stringify(page, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${text}\n`;
 }
 
 export interface TableOptions {
@@ -56,13 +62,14 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/** One table cell: recorded text (code, client names) may hold escape sequences; a terminal gets none. */
 function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = stripControlChars(text).replace(/\s+/g, ' ').trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
 function clientOf(item: HistoryItem): string {
-  return item.client.version ? `${item.client.name} ${item.client.version}` : item.client.name;
+  return oneLine(item.client.version ? `${item.client.name} ${item.client.version}` : item.client.name, 60);
 }
 
 /** A plain-text table, newest first; search results get their snippet (hits in [brackets]) under the row. */
@@ -77,7 +84,7 @@ export function formatHistoryTable(page: HistoryPage, options: TableOptions = {}
     item.status,
     item.exitCode === null ? '-' : String(item.exitCode),
     formatDuration(item.durationMs),
-    item.servers.length ? item.servers.join(',') : '-',
+    item.servers.length ? oneLine(item.servers.join(','), 60) : '-',
     oneLine(item.codePreview, options.codeWidth ?? 40),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

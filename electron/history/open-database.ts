@@ -1,7 +1,8 @@
 // Opens the history database ready for use: busy timeout, WAL, migrations. A damaged file is moved aside
 // with a timestamp (never deleted: it may still be rescued by hand) and a fresh database takes its place.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, tightenFile } from '../settings/private-home.js';
 import { migrate } from './migrations.js';
 import { isCorruptionError, type DriverFactory, type SqlDriver } from './sqlite-driver.js';
 
@@ -49,11 +50,21 @@ function moveAside(file: string, now: Date): string {
   return movedTo;
 }
 
+/**
+ * Every run's code and output live here: owner-only. SQLite gives the -wal and -shm files the database's
+ * own mode, so creating the database 0600 (and tightening an older, looser one) covers all three.
+ */
+function makePrivate(file: string): void {
+  writeFileSync(file, '', { flag: 'a', mode: PRIVATE_FILE_MODE });
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) tightenFile(part);
+}
+
 export async function openDatabase(file: string, factory: DriverFactory, now: () => Date = () => new Date()): Promise<OpenedDatabase> {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const marker = checkMarkerOf(file);
   let db: SqlDriver | undefined;
   try {
+    makePrivate(file);
     db = await factory(file);
     const migratedFrom = configure(db, existsSync(marker));
     rmSync(marker, { force: true });
@@ -64,6 +75,7 @@ export async function openDatabase(file: string, factory: DriverFactory, now: ()
     const reason = err instanceof Error ? err.message : String(err);
     const movedTo = moveAside(file, now());
     rmSync(marker, { force: true });
+    makePrivate(file);
     const fresh = await factory(file);
     try {
       return { db: fresh, recovered: { movedTo, reason }, migratedFrom: configure(fresh, false) };

@@ -73,13 +73,18 @@ export async function handleRunPython(
   }
 }
 
-/** Progress notifications (elapsed vs timeout) while the run is queued or going, if the client asked. */
+/**
+ * Progress notifications while the run is queued or going, if the client asked. The spec requires the
+ * value to increase with every notification of a request; `progressValues` keeps it so whatever the clock
+ * says (queued and started at the same instant, a clock step backwards).
+ */
 function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger): () => void {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => {};
+  const next = progressValues();
   const send = (message: string, progress: number, total: number) => {
     extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } })
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next(progress), total, message } })
       .catch((err: unknown) => log.debug(`progress notification not sent: ${errorMessage(err)}`));
   };
   // `started` is emitted after an await inside the engine, so subscribing right after submit misses nothing.
@@ -89,7 +94,6 @@ function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: L
   const timeoutSec = summary?.timeoutSec ?? 0;
   if (queuedAt >= 0) send(`queued (${queuedAt + snapshot.running.length} ahead)`, 0, timeoutSec);
   let startedAt: number | null = null;
-  let last = 0;
   const off = engine.subscribe((e) => {
     if (e.type === 'started' && e.id === id) {
       startedAt = e.at;
@@ -98,13 +102,20 @@ function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: L
   });
   const timer = setInterval(() => {
     if (startedAt === null) return;
-    // Progress must strictly increase between notifications.
-    const elapsed = Math.max((Date.now() - startedAt) / 1000, last + 0.001);
-    last = elapsed;
+    const elapsed = (Date.now() - startedAt) / 1000;
     send(`running, ${Math.floor(elapsed)}s of ${timeoutSec}s`, elapsed, timeoutSec);
   }, PROGRESS_INTERVAL_MS);
   return () => {
     clearInterval(timer);
     off();
+  };
+}
+
+/** A filter that makes a series strictly increasing: a value not above the last becomes the last + 0.001. */
+export function progressValues(): (value: number) => number {
+  let last = -Infinity;
+  return (value) => {
+    last = value > last ? value : last + 0.001;
+    return last;
   };
 }

@@ -1,4 +1,6 @@
 // Every flag of a sandbox container, built by one pure function so each one can be tested.
+import { AppError } from '../../shared/errors.js';
+import { imageReferenceProblem } from '../../shared/image-ref.js';
 import type { Limits } from '../../shared/limits.js';
 import { BOOTSTRAP_SOURCE } from './bootstrap.js';
 import type { RuntimeName } from './runtime-locator.js';
@@ -36,17 +38,24 @@ export const SANDBOX_ENV: Readonly<Record<string, string>> = {
 
 const TMPFS_OPTIONS = 'rw,noexec,nosuid,nodev';
 
+/** The last line of defence before an argv: whatever the caller, an image that is not a reference never runs. */
+export function assertImageReference(image: string): void {
+  const problem = imageReferenceProblem(image);
+  if (problem) throw new AppError('invalid_config', `Refused image ${JSON.stringify(image)}: ${problem}.`);
+}
+
 export function buildContainerArgs(limits: Limits, run: ContainerRun): string[] {
   const podman = run.runtime === 'podman';
   const args: string[] = [];
   // Podman takes the OCI runtime as a global flag; Docker as a `run` flag.
-  if (podman && run.ociRuntime) args.push('--runtime', run.ociRuntime);
+  // `--flag=value` everywhere a value comes from settings: a value can never be read as a flag of its own.
+  if (podman && run.ociRuntime) args.push(`--runtime=${run.ociRuntime}`);
   args.push('run', '--rm', '--interactive', '--name', run.name);
   args.push('--label', `${LABEL_INSTANCE}=${run.owner.instanceId}`);
   args.push('--label', `${LABEL_PID}=${run.owner.pid}`);
   args.push('--label', `${LABEL_HOST}=${run.owner.host}`);
   if (run.executionId) args.push('--label', `${LABEL_EXECUTION}=${run.executionId}`);
-  if (!podman && run.ociRuntime) args.push('--runtime', run.ociRuntime);
+  if (!podman && run.ociRuntime) args.push(`--runtime=${run.ociRuntime}`);
 
   // Images are pulled explicitly (with progress), never as a side effect of a run.
   args.push('--pull=never');
@@ -77,6 +86,9 @@ export function buildContainerArgs(limits: Limits, run: ContainerRun): string[] 
   args.push('--log-driver', 'none');
   if (podman && run.maxLifetimeSec) args.push('--timeout', String(run.maxLifetimeSec));
 
-  args.push(run.image, 'python3', '-c', BOOTSTRAP_SOURCE);
+  // The image comes from settings: checked against the reference grammar, and after `--` so that even a
+  // value that slipped past the check is a positional argument, never a flag.
+  assertImageReference(run.image);
+  args.push('--', run.image, 'python3', '-c', BOOTSTRAP_SOURCE);
   return args;
 }

@@ -4,7 +4,7 @@
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { runCommand, runStreaming, spawnAttached, type AttachedProcess } from './command.js';
 import { parseStats, type ContainerMemory } from './container-stats.js';
-import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
+import { assertImageReference, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
 import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
 import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
@@ -93,7 +93,8 @@ export class ContainerRuntime {
 
   async imageExists(image: string): Promise<boolean> {
     const info = await this.resolve();
-    const args = info.name === 'podman' ? ['image', 'exists', image] : ['image', 'inspect', '--format', '{{.Id}}', image];
+    assertImageReference(image);
+    const args = info.name === 'podman' ? ['image', 'exists', '--', image] : ['image', 'inspect', '--format', '{{.Id}}', '--', image];
     const result = await runCommand(info.path, args, { timeoutMs: 30_000 });
     return result.exitCode === 0;
   }
@@ -102,14 +103,14 @@ export class ContainerRuntime {
   async killAndRemove(names: readonly string[]): Promise<void> {
     if (names.length === 0) return;
     const info = await this.resolve();
-    await runCommand(info.path, ['rm', '--force', ...(info.name === 'podman' ? ['--time', '0', '--ignore'] : []), ...names], {
+    await runCommand(info.path, ['rm', '--force', ...(info.name === 'podman' ? ['--time', '0', '--ignore'] : []), '--', ...names], {
       timeoutMs: 30_000,
     });
   }
 
   async kill(name: string): Promise<void> {
     const info = await this.resolve();
-    await runCommand(info.path, ['kill', '--signal', 'KILL', name], { timeoutMs: 15_000 });
+    await runCommand(info.path, ['kill', '--signal', 'KILL', '--', name], { timeoutMs: 15_000 });
   }
 
   /** Memory in use by these running containers; containers that are gone are left out. */
@@ -117,7 +118,7 @@ export class ContainerRuntime {
     if (names.length === 0) return [];
     const info = await this.resolve();
     const format = info.name === 'podman' ? 'json' : '{{json .}}';
-    const result = await runCommand(info.path, ['stats', '--no-stream', '--format', format, ...names], { timeoutMs: 10_000 });
+    const result = await runCommand(info.path, ['stats', '--no-stream', '--format', format, '--', ...names], { timeoutMs: 10_000 });
     // One container may have ended between listing and sampling: the others still count.
     return parseStats(result.stdout);
   }
@@ -128,7 +129,8 @@ export class ContainerRuntime {
    */
   async pullImage(image: string, onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
     const info = await this.resolve();
-    const result = await runStreaming(info.path, ['pull', image], onLine, { timeoutMs: 30 * 60_000, ...(signal ? { signal } : {}) });
+    assertImageReference(image);
+    const result = await runStreaming(info.path, ['pull', '--', image], onLine, { timeoutMs: 30 * 60_000, ...(signal ? { signal } : {}) });
     if (result.exitCode !== 0) {
       const why = result.spawnError ?? (pullFailure(result.stderr) || `exit code ${result.exitCode}`);
       throw new AppError('runtime_failed', `Pulling ${image} failed: ${why}`);

@@ -24,6 +24,15 @@ export interface EngineConfig {
   seccomp: SeccompMode;
   /** An OCI runtime the user picked (for example runsc for gVisor); null lets the container runtime choose. */
   ociRuntime: string | null;
+  /** Runs allowed to wait; one more is refused at once as busy. Unbounded when absent (tests, tools). */
+  queueLimit?: number;
+  /** Host calls one run may have in flight; more wait in the sandbox's pipe. */
+  maxToolCallsInFlight?: number;
+}
+
+/** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
+export function busyMessage(queued: number, limit: number): string {
+  return `Sandbar is busy: ${queued} run${queued === 1 ? ' is' : 's are'} already waiting (queue limit ${limit}). Try again when some have finished.`;
 }
 
 export interface EngineOptions {
@@ -159,9 +168,14 @@ export class Engine {
       if (options.signal.aborted) job.abort.abort();
       else options.signal.addEventListener('abort', () => this.cancel(id), { once: true });
     }
+    // Checked before the job joins the queue, so a flood of requests can never grow it past the limit.
+    const limit = this.config.queueLimit ?? Infinity;
+    const busy = !this.stopped && !this.pausedFlag && this.running.size >= this.config.concurrency && this.queue.length >= limit;
+    const queuedAhead = this.queue.length;
     this.queue.push(job);
     this.emit({ type: 'queued', execution: summary, position: this.queue.length - 1 + this.running.size });
-    if (this.stopped) this.finish(job, this.notRun(job, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
+    if (busy) this.finish(job, this.notRun(job, 'runtime_error', busyMessage(queuedAhead, limit)));
+    else if (this.stopped) this.finish(job, this.notRun(job, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
     else if (this.pausedFlag) this.finish(job, this.notRun(job, 'runtime_error', PAUSED_MESSAGE));
     else this.pump();
     return { id, result };
@@ -250,6 +264,7 @@ export class Engine {
         memory: job.limits.memory,
         signal: job.abort.signal,
         ...(job.rpc ? { rpc: job.rpc } : {}),
+        ...(this.config.maxToolCallsInFlight ? { maxRpcInFlight: this.config.maxToolCallsInFlight } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });

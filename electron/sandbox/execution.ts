@@ -6,6 +6,7 @@ import type { ProcessExit } from './command.js';
 import { classifyExit, type HostStop } from './exit-classifier.js';
 import type { AgentFrame } from './frame-parser.js';
 import { OutputCapture } from './output-capture.js';
+import { DEFAULT_RPC_LIMITS, RpcGate } from './rpc-gate.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 /** Answers the sandbox's host calls. Throwing sends `success: false` with the message. */
@@ -24,6 +25,8 @@ export interface RunSpec {
   memory: string;
   signal?: AbortSignal;
   rpc?: RpcHandler;
+  /** Host calls in flight at once (default 16); the byte budget is DEFAULT_RPC_LIMITS.maxBytes. */
+  maxRpcInFlight?: number;
   onOutput?: (stream: Stream, data: string) => void;
   /** Kills the container by name; the runtime client alone cannot stop it. */
   kill: (container: SandboxContainer) => Promise<void>;
@@ -47,6 +50,10 @@ const KILL_CONFIRM_MS = 1500;
 export function runInContainer(container: SandboxContainer, spec: RunSpec): Promise<RunOutcome> {
   const out = { stdout: new OutputCapture('stdout', spec.outputCapBytes), stderr: new OutputCapture('stderr', spec.outputCapBytes) };
   const rpcAbort = new AbortController();
+  const gate = new RpcGate(
+    { ...DEFAULT_RPC_LIMITS, ...(spec.maxRpcInFlight ? { maxInFlight: spec.maxRpcInFlight } : {}) },
+    { pause: () => container.pauseFrames(), resume: () => container.resumeFrames() },
+  );
   let hostStop: HostStop | undefined;
   let exitFrameCode: number | undefined;
   let settled = false;
@@ -61,6 +68,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
+      gate.close();
       const end = classifyExit({
         ...(hostStop ? { hostStop } : {}),
         ...(exitFrameCode !== undefined ? { exitFrameCode } : {}),
@@ -98,18 +106,24 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       if (out[stream].truncated) stop({ reason: 'output_limit', stream });
     };
 
-    const answer = async (id: number, payload: Record<string, unknown>) => {
+    // Resolves once the answer is in the pipe: until then it counts against the run's in-flight budget.
+    const answer = async (id: number, payload: Record<string, unknown>, hold: (bytes: number) => void) => {
+      let response: Record<string, unknown>;
       if (!spec.rpc) {
-        container.send({ type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' });
-        return;
+        response = { type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' };
+      } else {
+        try {
+          const deadline = startedAt + spec.timeoutSec * 1000;
+          const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal, deadline });
+          response = { type: 'rpc_response', id, success: true, payload: result ?? null };
+        } catch (err) {
+          response = { type: 'rpc_response', id, success: false, error: errorMessage(err) };
+        }
       }
-      try {
-        const deadline = startedAt + spec.timeoutSec * 1000;
-        const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal, deadline });
-        if (!settled) container.send({ type: 'rpc_response', id, success: true, payload: result ?? null });
-      } catch (err) {
-        if (!settled) container.send({ type: 'rpc_response', id, success: false, error: errorMessage(err) });
-      }
+      if (settled) return;
+      const { bytes, written } = container.send(response);
+      hold(bytes);
+      await written;
     };
 
     const onFrame = (frame: AgentFrame) => {
@@ -120,10 +134,12 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         case 'invalid':
           emit('stderr', frame.text);
           break;
-        case 'rpc_request':
-          // Served concurrently: a slow host call never blocks output or other calls.
-          void answer(frame.id, frame.payload);
+        case 'rpc_request': {
+          // Served concurrently (a slow host call never blocks output or other calls), within the gate's bounds.
+          const { id, payload } = frame;
+          gate.submit(frame.bytes, (hold) => answer(id, payload, hold));
           break;
+        }
         case 'exit':
           exitFrameCode = frame.code;
           finish();

@@ -6,7 +6,8 @@ import type { Stream } from '../../shared/execution.js';
 export type AgentFrame =
   | { type: 'ready'; python: string }
   | { type: 'output'; stream: Stream; data: string }
-  | { type: 'rpc_request'; id: number; payload: Record<string, unknown> }
+  /** `bytes`: the frame's length, which the host's in-flight budget counts. */
+  | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number }
   | { type: 'exit'; code: number }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
@@ -29,7 +30,7 @@ export function interpretFrame(line: string): AgentFrame {
       break;
     case 'rpc_request':
       if (Number.isSafeInteger(frame.id) && frame.payload && typeof frame.payload === 'object' && !Array.isArray(frame.payload)) {
-        return { type: 'rpc_request', id: frame.id as number, payload: frame.payload as Json };
+        return { type: 'rpc_request', id: frame.id as number, payload: frame.payload as Json, bytes: line.length };
       }
       break;
     case 'exit':

@@ -80,9 +80,23 @@ export class SandboxContainer {
     this.listener = listener;
   }
 
-  send(frame: Record<string, unknown>): void {
-    if (!this.isAlive || this.proc.stdin.destroyed) return;
-    this.proc.stdin.write(`${JSON.stringify(frame)}\n`);
+  /**
+   * Writes one frame. `written` resolves once the pipe has taken it (or the container is gone), so a caller
+   * can count an answer as in flight until the sandbox could read it.
+   */
+  send(frame: Record<string, unknown>): { bytes: number; written: Promise<void> } {
+    if (!this.isAlive || this.proc.stdin.destroyed) return { bytes: 0, written: Promise.resolve() };
+    const line = `${JSON.stringify(frame)}\n`;
+    return { bytes: line.length, written: new Promise((resolve) => this.proc.stdin.write(line, () => resolve())) };
+  }
+
+  /** Stops reading the agent's frames (backpressure: its writes block); see RpcGate. */
+  pauseFrames(): void {
+    this.proc.stdout.pause();
+  }
+
+  resumeFrames(): void {
+    this.proc.stdout.resume();
   }
 
   /** Kills the runtime client; the container itself must be killed by name (see ContainerRuntime). */

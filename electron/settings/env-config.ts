@@ -13,6 +13,8 @@ export function engineConfigOf(settings: Settings): EngineConfig {
     concurrency: settings.concurrency,
     seccomp: settings.seccomp,
     ociRuntime: settings.ociRuntime,
+    queueLimit: settings.queueLimit,
+    maxToolCallsInFlight: settings.maxToolCallsInFlight,
   };
 }
 

@@ -12,3 +12,5 @@ export function sandbarHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
 
 export const SETTINGS_FILE = 'settings.json';
 export const TOKEN_FILE = 'token';
+/** Opens the control API and the panel; never written into an MCP client's config. */
+export const PANEL_TOKEN_FILE = 'panel-token';

@@ -29,6 +29,7 @@ const ENV_VARS: [string[], string, Kind][] = [
   [['MCP_BRIDGE_OUTPUT_MODE'], 'outputMode', 'outputMode'],
   [['SANDBAR_SECCOMP'], 'seccomp', 'string'],
   [['SANDBAR_OCI_RUNTIME'], 'ociRuntime', 'string'],
+  [['SANDBAR_QUEUE_LIMIT'], 'queueLimit', 'int'],
   [['MCP_BRIDGE_ALLOW_SELF_SERVER'], 'allowSelfServer', 'bool'],
 ];
 

@@ -20,6 +20,14 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 const join = (prefix: string, key: string) => (prefix ? `${prefix}.${key}` : key);
 
+/** A field of the schema by its own name only: `constructor` or `__proto__` are not settings. */
+function ownField(schema: z.ZodObject, key: string): z.ZodType | undefined {
+  return Object.hasOwn(schema.shape, key) ? (schema.shape[key] as z.ZodType) : undefined;
+}
+
+/** `__proto__` as a record key would replace the merged object's prototype instead of adding an entry. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Decides, per leaf of a patch, whether it is applied; records a field error when it is refused. */
 export type LeafCheck = (dotted: string, value: unknown) => boolean;
 
@@ -31,7 +39,7 @@ export function prunePatch(patch: Values, schema: z.ZodObject, keep: LeafCheck, 
   const out: Values = {};
   for (const [key, value] of Object.entries(patch)) {
     const dotted = join(prefix, key);
-    const field = schema.shape[key] as z.ZodType | undefined;
+    const field = ownField(schema, key);
     if (!field) {
       fields[dotted] ??= 'unknown setting';
       continue;
@@ -41,7 +49,10 @@ export function prunePatch(patch: Values, schema: z.ZodObject, keep: LeafCheck, 
       out[key] = prunePatch(value, inner, keep, fields, dotted);
     } else if (inner instanceof z.ZodRecord && isPlainObject(value)) {
       const entries: Values = {};
-      for (const [name, entry] of Object.entries(value)) if (keep(join(dotted, name), entry)) entries[name] = entry;
+      for (const [name, entry] of Object.entries(value)) {
+        if (UNSAFE_KEYS.has(name)) fields[join(dotted, name)] ??= `"${name}" cannot be used as a name`;
+        else if (keep(join(dotted, name), entry)) entries[name] = entry;
+      }
       out[key] = entries;
     } else if (keep(dotted, value)) {
       out[key] = value;
@@ -57,7 +68,7 @@ export function applyPatch(base: unknown, patch: unknown, schema: z.ZodType): un
   const out: Values = isPlainObject(base) ? { ...base } : {};
   if (inner instanceof z.ZodObject) {
     for (const [key, value] of Object.entries(patch)) {
-      const field = inner.shape[key] as z.ZodType | undefined;
+      const field = ownField(inner, key);
       out[key] = field ? applyPatch(out[key], value, field) : value;
     }
     return out;

@@ -6,6 +6,8 @@ import { AppError, errorMessage } from '../../shared/errors.js';
 import { describeFieldErrors, settingsFieldErrors } from '../../shared/settings-errors.js';
 import { DEFAULT_SETTINGS, parseSettings, SettingsSchema, type Settings } from '../../shared/settings.js';
 import { SETTINGS_FILE } from './paths.js';
+import { hostExecChanges, type HostExecChange } from './host-exec-fields.js';
+import { patchBoundsProblem } from './patch-limits.js';
 import { applyPatch, changedPaths, isPlainObject, prunePatch, valueAt } from './settings-patch.js';
 import { envLayer, fileLayer, mergeLayers, resolveSettings, type SettingsLayer } from './settings-layers.js';
 import type { SettingsStore } from './settings-store.js';
@@ -29,6 +31,14 @@ function lockedPaths(above: SettingsLayer[]): Map<string, string> {
   const locked = new Map<string, string>();
   for (const layer of above) for (const [dotted, label] of layer.labels) locked.set(dotted, label);
   return locked;
+}
+
+function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
+  const fields = Object.fromEntries(
+    changes.map((c) => [c.field, `decides what runs on this computer, so it cannot be changed here; edit ${file}, or change it in the Sandbar desktop app`]),
+  );
+  const names = changes.map((c) => c.field).join(', ');
+  return new AppError('forbidden', `${names} decide${changes.length === 1 ? 's' : ''} what runs on this computer and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm the exact command).`, { fields });
 }
 
 export class SettingsService {
@@ -67,9 +77,32 @@ export class SettingsService {
    * Applies a partial settings object to the file (merge rules in settings-patch.ts), validates the result
    * as a whole and writes it, or throws invalid_config with `fields` and writes nothing. A locked field may
    * be sent unchanged (a whole form, say) and is then left out of the file; changing it is refused.
+   * Host-executing changes (see host-exec-fields.ts) are refused with `forbidden` unless the caller passes
+   * exactly those changes as `confirmed` (the person saw and accepted them).
    */
-  update(patch: Record<string, unknown>): SettingsChange {
+  update(patch: Record<string, unknown>, options: { confirmed?: HostExecChange[] } = {}): SettingsChange {
+    const plan = this.#plan(patch);
+    const unconfirmed = plan.hostExec.filter((c) => !options.confirmed?.some((ok) => isDeepStrictEqual(ok, c)));
+    if (unconfirmed.length > 0) throw hostExecRefusal(unconfirmed, this.#store.path);
+
+    if (!isDeepStrictEqual(plan.nextFile, plan.file)) this.#store.store = plan.nextFile;
+    const settings = plan.settings;
+    const before = this.#load();
+    this.#loaded = { settings, above: before.above };
+    const change: SettingsChange = { settings: structuredClone(settings), changed: changedPaths(before.settings, settings, SettingsSchema) };
+    if (change.changed.length > 0) this.#emit(change);
+    return change;
+  }
+
+  /** Validates `patch` like update() and says which of its changes run something on the host; writes nothing. */
+  hostExecChanges(patch: Record<string, unknown>): HostExecChange[] {
+    return this.#plan(patch).hostExec;
+  }
+
+  #plan(patch: Record<string, unknown>): { file: Record<string, unknown>; nextFile: Record<string, unknown>; settings: Settings; hostExec: HostExecChange[] } {
     if (!isPlainObject(patch)) throw new AppError('invalid_request', 'A settings update must be an object of settings.');
+    const bounds = patchBoundsProblem(patch);
+    if (bounds) throw new AppError('invalid_config', `The settings update was refused: ${bounds}.`, { fields: { '(update)': bounds } });
     const before = this.#load();
     const above = before.above;
     const locked = lockedPaths(above);
@@ -99,13 +132,7 @@ export class SettingsService {
     if (Object.keys(fields).length > 0 || !parsed.success) {
       throw new AppError('invalid_config', `Some settings are not valid: ${describeFieldErrors(fields)}`, { fields });
     }
-
-    if (!isDeepStrictEqual(nextFile, file)) this.#store.store = nextFile;
-    const settings = parsed.data;
-    this.#loaded = { settings, above };
-    const change: SettingsChange = { settings: structuredClone(settings), changed: changedPaths(before.settings, settings, SettingsSchema) };
-    if (change.changed.length > 0) this.#emit(change);
-    return change;
+    return { file, nextFile, settings: parsed.data, hostExec: hostExecChanges({ ...before.settings }, applied) };
   }
 
   /** Called after each update that changed an effective value; returns the unsubscribe function. */

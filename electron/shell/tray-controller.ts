@@ -23,7 +23,7 @@ function isEvent<E extends EventName>(message: EventMessage, event: E): message 
 
 /** router.call with the contract's types put back (the router checks the arguments itself). */
 export async function callMethod<M extends MethodName>(router: ControlHandler, method: M, args: MethodArgs<M>): Promise<Envelope<MethodResult<M>>> {
-  return (await router.call(method, args)) as Envelope<MethodResult<M>>;
+  return (await router.call(method, args, { transport: 'ipc' })) as Envelope<MethodResult<M>>;
 }
 
 export class TrayController {

@@ -88,8 +88,9 @@ export class HttpApi implements SandbarApi, ConnectionSource {
     const envelope: unknown = await response.json().catch(() => null);
     if (!isEnvelope(envelope)) throw new ApiCallError({ code: 'internal', message: `Unexpected answer from Sandbar (HTTP ${response.status}).` });
     if (!envelope.ok) throw ApiCallError.from(envelope.error);
-    // A rotated token replaces ours at once: the old one stops working on the server.
-    if (method === 'endpoint.rotateToken') this.tokens.set((envelope.value as { token: string }).token);
+    // A rotated panel token replaces ours at once: the old one stops working on the server. (Rotating the
+    // client token leaves this panel's token alone.)
+    if (method === 'endpoint.rotateToken' && (args as { kind?: string } | undefined)?.kind === 'panel') this.tokens.set((envelope.value as { token: string }).token);
     return envelope.value as MethodResult<M>;
   }
 

@@ -160,7 +160,7 @@ export const FAKE_DIFF = `Index: ~/.config/Claude/claude_desktop_config.json
  }
 `;
 
-export const FAKE_ENDPOINT: EndpointInfo = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '~/.config/sandbar/token', sessions: 2 };
+export const FAKE_ENDPOINT: EndpointInfo = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '~/.config/sandbar/token', panelTokenFile: '~/.config/sandbar/panel-token', sessions: 2 };
 
 export const FAKE_OUTPUT_LINES = [
   'label\nbug            41\nenhancement    23\ndocs            9\n',

@@ -28,7 +28,6 @@ export async function benchMcp(): Promise<string> {
   const endpoint = new HttpEndpoint({
     port: 0,
     token: () => token,
-    tokenFile: file,
     createServer: () => createMcpServer({ engine, settings: () => settings, servers: new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} }), log, version: 'bench', transport: 'http' }),
     log,
   });
@@ -80,7 +79,6 @@ async function protocolCost(token: string, tokenFile: string, log: ReturnType<ty
   const endpoint = new HttpEndpoint({
     port: 0,
     token: () => token,
-    tokenFile,
     createServer: () =>
       createMcpServer({ engine: instant as unknown as Engine, settings: () => DEFAULT_SETTINGS, servers: new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} }), log, version: 'bench', transport: 'http' }),
     log,

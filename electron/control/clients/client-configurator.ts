@@ -10,7 +10,7 @@ import { CLIENT_FORMATS, ENTRY_NAME, entryMatches, entrySecrets } from './client
 import type { ClientFormat, ClientTargets } from './client-formats.js';
 import { editEntry, parseConfig, readEntry } from './jsonc-edit.js';
 import type { EntryPath } from './jsonc-edit.js';
-import { readConfigBytes, writeAtomic, writeBackup } from './safe-write.js';
+import { fileMode, PRIVATE_CONFIG_MODE, readConfigBytes, writeAtomic, writeBackup } from './safe-write.js';
 import type { ConfigFile } from './safe-write.js';
 import type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../../shared/contract.js';
 
@@ -34,7 +34,11 @@ interface Plan {
   preview: ClientChangePreview;
   current: ConfigFile;
   after: string;
+  /** Set when the written file must have this mode (it will hold the client token). */
+  mode: number | undefined;
 }
+
+const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
 export class ClientConfigurator {
   private readonly options: ClientConfiguratorOptions;
@@ -52,11 +56,11 @@ export class ClientConfigurator {
   }
 
   async apply(id: ClientId, action: ClientAction): Promise<ClientChangeResult> {
-    const { preview, current, after } = await this.plan(id, action);
+    const { preview, current, after, mode } = await this.plan(id, action);
     if (!preview.changed) return { ...preview, backup: null };
     const now = (this.options.now ?? (() => new Date()))();
     const backup = current.bytes === null ? null : await writeBackup(current.file, current.bytes, now);
-    await writeAtomic(current.file, after, current.bytes);
+    await writeAtomic(current.file, after, current.bytes, mode === undefined ? {} : { mode });
     return { ...preview, backup };
   }
 
@@ -93,7 +97,13 @@ export class ClientConfigurator {
     const secrets = [...entrySecrets(existing), ...entrySecrets(wanted)];
     const changed = after !== current.text;
     const diff = changeDiff(file, current.text, after, secrets);
-    return { preview: { id, action, file, diff, changed }, current, after };
+    // A file that will hold the client token becomes owner-only, whatever its mode was (and the diff
+    // dialog says so). Other edits keep the file's mode.
+    const holdsToken = changed && action === 'add' && entrySecrets(wanted).length > 0;
+    const before = current.bytes === null ? null : await fileMode(file);
+    const mode = holdsToken ? PRIVATE_CONFIG_MODE : undefined;
+    const modeChange = holdsToken && before !== null && (before & 0o777) !== PRIVATE_CONFIG_MODE ? { from: octal(before), to: octal(PRIVATE_CONFIG_MODE) } : null;
+    return { preview: { id, action, file, diff, changed, modeChange }, current, after, mode };
   }
 
   /** VS Code's mcp.json (`servers`), never settings.json: that is the format VS Code now documents. */

@@ -5,8 +5,9 @@ import { mkdir, open, readFile, realpath, rename, stat, unlink, chmod } from 'no
 import path from 'node:path';
 import { AppError, errorMessage } from '../../../shared/errors.js';
 
-/** Config files Sandbar creates hold a bearer token: only their owner may read them. */
-const NEW_FILE_MODE = 0o600;
+/** Config files Sandbar creates, or writes a token into, hold a bearer token: only their owner may read them. */
+export const PRIVATE_CONFIG_MODE = 0o600;
+const NEW_FILE_MODE = PRIVATE_CONFIG_MODE;
 
 export interface ConfigFile {
   /** The path as the client knows it. */
@@ -58,12 +59,12 @@ export async function writeBackup(file: string, bytes: Buffer, now: Date): Promi
  * atomic), keeping its mode. `expected` is what Sandbar read: if the client rewrote the file meanwhile,
  * nothing is written rather than losing the client's change.
  */
-export async function writeAtomic(file: string, text: string, expected: Buffer | null): Promise<void> {
+export async function writeAtomic(file: string, text: string, expected: Buffer | null, options: { mode?: number } = {}): Promise<void> {
   // A symlinked config (dotfiles kept in a repository) stays a symlink: the edit goes to its target.
   const target = expected === null ? file : await realpath(file);
   const dir = path.dirname(target);
   if (expected === null) await mkdir(dir, { recursive: true });
-  const mode = expected === null ? NEW_FILE_MODE : ((await fileMode(target)) ?? NEW_FILE_MODE);
+  const mode = options.mode ?? (expected === null ? NEW_FILE_MODE : ((await fileMode(target)) ?? NEW_FILE_MODE));
   const temp = path.join(dir, `.${path.basename(target)}.sandbar-${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeNew(temp, Buffer.from(text, 'utf8'), mode);
@@ -90,7 +91,8 @@ async function writeNew(file: string, bytes: Buffer, mode: number): Promise<void
   await chmod(file, mode);
 }
 
-async function fileMode(file: string): Promise<number | null> {
+/** Permission bits (`0o644`), or null when the file does not exist; a symlink reports its target's. */
+export async function fileMode(file: string): Promise<number | null> {
   try {
     return (await stat(file)).mode & 0o7777;
   } catch {

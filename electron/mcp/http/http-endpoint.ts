@@ -12,9 +12,8 @@ import { bearerMatches, isAllowedOrigin, isLoopbackHost, jsonRpcError } from './
 
 export interface HttpEndpointOptions {
   port: number;
-  /** Read per request, so a rotated token applies at once. */
+  /** The client token, read per request so a rotated token applies at once. */
   token: () => string;
-  tokenFile: string;
   createServer: () => McpServer;
   log: Logger;
   maxBodyBytes?: number;
@@ -159,7 +158,7 @@ export class HttpEndpoint {
       return route.handle(req, res, path);
     }
     if (!bearerMatches(req.headers.authorization, this.options.token())) {
-      return send(res, 401, jsonRpcError(-32001, `Unauthorized: send "Authorization: Bearer <token>" (the token is in ${this.options.tokenFile})`), {
+      return send(res, 401, jsonRpcError(-32001, 'Unauthorized: send "Authorization: Bearer <client token>" (the Health view or `sandbar serve` says where to find it)'), {
         'www-authenticate': 'Bearer realm="sandbar"',
       });
     }

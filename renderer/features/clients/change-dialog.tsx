@@ -80,6 +80,11 @@ export function ChangeDialog({ request, onClose }: { request: ChangeRequest; onC
           {preview.changed ? (
             <>
               <p className="muted small">A backup of the file is written first. The token is masked here; the file gets the real one.</p>
+              {preview.modeChange && (
+                <p className="tone-warn small" data-testid="mode-change">
+                  The file's permissions change from {preview.modeChange.from} to {preview.modeChange.to} (only you can read it), because it will hold Sandbar's client token.
+                </p>
+              )}
               <DiffView diff={preview.diff} label={preview.file.split(/[\\/]/).pop() ?? preview.file} />
             </>
           ) : (

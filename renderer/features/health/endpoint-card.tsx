@@ -4,6 +4,7 @@ import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { Dialog } from '../../components/dialog.js';
+import type { TokenKind } from '../../../shared/contract.js';
 import { copyText } from '../../lib/clipboard.js';
 import { useEndpointStore } from '../../stores/endpoint-store.js';
 import { toast } from '../../stores/ui-store.js';
@@ -11,7 +12,22 @@ import { fetchToken, rotateToken } from './health-actions.js';
 
 const MASK = '•'.repeat(32);
 
-function TokenRow() {
+const TOKEN_TEXT: Record<TokenKind, { label: string; rotateTitle: string; rotateBody: string }> = {
+  client: {
+    label: 'Client token',
+    rotateTitle: 'Rotate the client token?',
+    rotateBody:
+      'MCP clients configured with the current token stop working at once and must be given the new one: the Clients view updates configured clients in one click. This panel is not affected.',
+  },
+  panel: {
+    label: 'Panel token',
+    rotateTitle: 'Rotate the panel token?',
+    rotateBody: 'Other open panels and links stop working at once; this one switches to the new token. MCP clients are not affected.',
+  },
+};
+
+function TokenRow({ kind }: { kind: TokenKind }) {
+  const text = TOKEN_TEXT[kind];
   const [token, setToken] = useState<string | null>(null);
   const [busy, setBusy] = useState<'reveal' | 'copy' | 'rotate' | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -25,13 +41,13 @@ function TokenRow() {
   };
   return (
     <>
-      <dt>Token</dt>
+      <dt>{text.label}</dt>
       <dd>
         <div className="token-row">
-          <code className="token mono" aria-label={token ? 'Access token' : 'Access token, hidden'}>
+          <code className="token mono" aria-label={token ? text.label : `${text.label}, hidden`}>
             {token ?? MASK}
           </code>
-          <Button size="sm" busy={busy === 'reveal'} onClick={() => (token ? setToken(null) : void run('reveal', async () => setToken(await fetchToken())))}>
+          <Button size="sm" busy={busy === 'reveal'} onClick={() => (token ? setToken(null) : void run('reveal', async () => setToken(await fetchToken(kind))))}>
             {token ? 'Hide' : 'Reveal'}
           </Button>
           <Button
@@ -39,10 +55,10 @@ function TokenRow() {
             busy={busy === 'copy'}
             onClick={() =>
               void run('copy', async () => {
-                const value = token ?? (await fetchToken());
+                const value = token ?? (await fetchToken(kind));
                 if (!value) return;
                 const ok = await copyText(value);
-                toast(ok ? 'ok' : 'fail', ok ? 'Token copied.' : 'Copying failed.');
+                toast(ok ? 'ok' : 'fail', ok ? `${text.label} copied.` : 'Copying failed.');
               })
             }
           >
@@ -55,7 +71,7 @@ function TokenRow() {
       </dd>
       {confirming && (
         <Dialog
-          title="Rotate the access token?"
+          title={text.rotateTitle}
           onClose={() => setConfirming(false)}
           footer={
             <>
@@ -65,7 +81,7 @@ function TokenRow() {
                 onClick={() => {
                   setConfirming(false);
                   void run('rotate', async () => {
-                    const next = await rotateToken();
+                    const next = await rotateToken(kind);
                     if (next && token) setToken(next);
                   });
                 }}
@@ -75,7 +91,7 @@ function TokenRow() {
             </>
           }
         >
-          <p>The current token stops working at once. Clients configured with it (and other open panels) must be given the new one: the Clients view updates configured clients in one click.</p>
+          <p>{text.rotateBody}</p>
         </Dialog>
       )}
     </>
@@ -109,9 +125,12 @@ export function EndpointCard() {
           <dd className="num">{info.port}</dd>
           <dt>Sessions</dt>
           <dd className="num">{info.sessions}</dd>
-          <TokenRow />
-          <dt>Token file</dt>
+          <TokenRow kind="client" />
+          <dt>Client token file</dt>
           <dd className="mono break small">{info.tokenFile}</dd>
+          <TokenRow kind="panel" />
+          <dt>Panel token file</dt>
+          <dd className="mono break small">{info.panelTokenFile}</dd>
         </dl>
       )}
     </section>

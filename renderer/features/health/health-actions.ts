@@ -1,4 +1,5 @@
 // What the Health view asks of the main process.
+import type { TokenKind } from '../../../shared/contract.js';
 import { api, describeError } from '../../api/index.js';
 import { useHealthStore } from '../../stores/health-store.js';
 import { toast } from '../../stores/ui-store.js';
@@ -26,19 +27,19 @@ export async function pullImage(image?: string): Promise<void> {
   }
 }
 
-export async function fetchToken(): Promise<string | null> {
+export async function fetchToken(kind: TokenKind): Promise<string | null> {
   try {
-    return (await api.call('endpoint.token', {})).token;
+    return (await api.call('endpoint.token', { kind })).token;
   } catch (err) {
     toast('fail', `Could not read the token: ${describeError(err)}`);
     return null;
   }
 }
 
-export async function rotateToken(): Promise<string | null> {
+export async function rotateToken(kind: TokenKind): Promise<string | null> {
   try {
-    const { token } = await api.call('endpoint.rotateToken', {});
-    toast('ok', 'New token in force. Clients set up with the old one need updating (Clients view).');
+    const { token } = await api.call('endpoint.rotateToken', { kind });
+    toast('ok', kind === 'client' ? 'New client token in force. Clients set up with the old one need updating (Clients view).' : 'New panel token in force. Other open panels need the new link.');
     return token;
   } catch (err) {
     toast('fail', `Could not rotate the token: ${describeError(err)}`);

@@ -63,11 +63,10 @@ export interface HttpFixture {
 
 export async function httpFixture(engine: Engine, settings: Partial<Settings> = {}): Promise<HttpFixture> {
   const home = tempHome();
-  const { token, file } = loadOrCreateToken(home);
+  const { token } = loadOrCreateToken(home);
   const endpoint = new HttpEndpoint({
     port: 0,
     token: () => token,
-    tokenFile: file,
     createServer: () => createMcpServer(serverDeps(engine, 'http', settings)),
     log: quietLog,
   });

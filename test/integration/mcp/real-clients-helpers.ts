@@ -193,7 +193,7 @@ export async function startServe(env: Record<string, string>, timeoutMs = 60_000
       lines.on('line', (line) => {
         const endpoint = /^Sandbar MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line);
         if (endpoint) url = endpoint[1];
-        const file = /^Access token file: (.+)$/.exec(line);
+        const file = /^Client token file \(for MCP clients\): (.+)$/.exec(line);
         if (file && url) {
           clearTimeout(timer);
           resolve({ url, tokenFile: file[1]! });

@@ -12,12 +12,12 @@ const AUTH = { authorization: `Bearer ${T}` };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 class FakeRouter implements ControlHandler {
-  readonly calls: { method: string; args: unknown; connectionId: string | undefined }[] = [];
+  readonly calls: { method: string; args: unknown; connectionId: string | undefined; transport: string | undefined }[] = [];
   readonly connections: { id: string; send: (message: EventMessage) => void; close: ReturnType<typeof vi.fn> }[] = [];
   answer: Envelope<unknown> = { ok: true, value: { pong: true } };
 
-  async call(method: string, args: unknown, connectionId?: string): Promise<Envelope<unknown>> {
-    this.calls.push({ method, args, connectionId });
+  async call(method: string, args: unknown, caller?: { connectionId?: string | undefined; transport: string }): Promise<Envelope<unknown>> {
+    this.calls.push({ method, args, connectionId: caller?.connectionId, transport: caller?.transport });
     return this.answer;
   }
 
@@ -36,7 +36,7 @@ let port: number;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    new HttpApi({ router, token: () => T, tokenFile: '/x/token' }).handle(req, res, pathname).catch((err: unknown) => {
+    new HttpApi({ router, token: () => T }).handle(req, res, pathname).catch((err: unknown) => {
       res.writeHead(500).end(String(err));
     });
   });
@@ -90,7 +90,9 @@ describe('HttpApi authorization', () => {
     expect(answer.status).toBe(401);
     expect(answer.headers['www-authenticate']).toBe('Bearer realm="sandbar"');
     expect(answer.json).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
-    expect((answer.json as { error: { message: string } }).error.message).toContain('/x/token');
+    // It names the credential it needs, but no file path: a refused caller learns nothing about the machine.
+    expect((answer.json as { error: { message: string } }).error.message).toContain('panel token');
+    expect(answer.text).not.toMatch(/\/[a-z]+\//);
     expect(answer.text).not.toContain(T);
     expect(router.calls).toEqual([]);
   });
@@ -169,7 +171,7 @@ describe('HttpApi calls', () => {
       { ...AUTH, 'content-type': 'application/json; charset=utf-8', [httpApi.connectionHeader]: 'conn-42', origin: 'http://127.0.0.1' },
       JSON.stringify({ id: 'r1', nested: { a: [1, 2] } }),
     );
-    expect(router.calls).toEqual([{ method: 'executions.get', args: { id: 'r1', nested: { a: [1, 2] } }, connectionId: 'conn-42' }]);
+    expect(router.calls).toEqual([{ method: 'executions.get', args: { id: 'r1', nested: { a: [1, 2] } }, connectionId: 'conn-42', transport: 'http' }]);
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({ ok: true, value: { id: 'r1', stdout: 'hi' } });
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
@@ -188,7 +190,7 @@ describe('HttpApi calls', () => {
 
   it('decodes the method name from the path', async () => {
     await send('POST', '/api/call/live%2EsetPaused', { ...AUTH, ...JSON_TYPE }, '{"paused":true}');
-    expect(router.calls).toEqual([{ method: 'live.setPaused', args: { paused: true }, connectionId: undefined }]);
+    expect(router.calls).toEqual([{ method: 'live.setPaused', args: { paused: true }, connectionId: undefined, transport: 'http' }]);
   });
 
   it('answers a method name with a malformed escape with a refusal envelope, not an internal error', async () => {
@@ -199,7 +201,7 @@ describe('HttpApi calls', () => {
 
   it('treats an empty body as empty arguments and no connection header as none', async () => {
     await send('POST', callPath('live.snapshot'), { ...AUTH, ...JSON_TYPE }, '');
-    expect(router.calls).toEqual([{ method: 'live.snapshot', args: {}, connectionId: undefined }]);
+    expect(router.calls).toEqual([{ method: 'live.snapshot', args: {}, connectionId: undefined, transport: 'http' }]);
   });
 });
 

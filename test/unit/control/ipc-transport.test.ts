@@ -81,7 +81,7 @@ describe('registerIpcTransport', () => {
     const { ipcMain, router } = setup();
     const answer = await ipcMain.invoke(PAUSE, eventFrom(mainFrameAt('app://sandbar/index.html')), { paused: true });
     expect(answer).toEqual({ ok: true, value: { paused: true } });
-    expect(router.calls).toEqual([{ method: 'live.setPaused', args: { paused: true }, connectionId: undefined }]);
+    expect(router.calls).toEqual([{ method: 'live.setPaused', args: { paused: true }, connectionId: undefined, transport: 'ipc' }]);
   });
 
   it.each([

@@ -159,7 +159,7 @@ describe('ControlRouter.call', () => {
     table['image.pull'].mockImplementation(async ({ image }) => ({ started: true, image: image ?? 'default' }));
     const answer = await router.call('image.pull', { image: '  python:3.14-slim  ' });
     expect(answer).toEqual({ ok: true, value: { started: true, image: 'python:3.14-slim' } });
-    expect(table['image.pull']).toHaveBeenCalledWith({ image: 'python:3.14-slim' }, { connectionId: undefined });
+    expect(table['image.pull']).toHaveBeenCalledWith({ image: 'python:3.14-slim' }, { connectionId: undefined, transport: 'http' });
   });
 
   it('treats absent arguments as an empty object', async () => {
@@ -215,14 +215,16 @@ describe('ControlRouter.call', () => {
     table['output.subscribe'].mockReturnValue(null);
     const { connection } = listen(router);
 
-    await router.call('output.subscribe', { id: 'run-1' }, connection.id);
-    await router.call('output.subscribe', { id: 'run-1' }, 'not-a-connection');
+    await router.call('output.subscribe', { id: 'run-1' }, { connectionId: connection.id, transport: 'ipc' });
+    await router.call('output.subscribe', { id: 'run-1' }, { connectionId: 'not-a-connection', transport: 'http' });
     await router.call('output.subscribe', { id: 'run-1' });
     connection.close();
-    await router.call('output.subscribe', { id: 'run-1' }, connection.id);
+    await router.call('output.subscribe', { id: 'run-1' }, { connectionId: connection.id, transport: 'ipc' });
 
     const contexts = table['output.subscribe'].mock.calls.map((c) => c[1].connectionId);
     expect(contexts).toEqual([connection.id, undefined, undefined, undefined]);
+    // A caller that does not say how it came is treated as HTTP: the least trusted channel.
+    expect(table['output.subscribe'].mock.calls.map((c) => c[1].transport)).toEqual(['ipc', 'http', 'http', 'ipc']);
   });
 });
 

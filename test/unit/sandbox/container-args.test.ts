@@ -261,7 +261,8 @@ describe.each(RUNTIMES)('buildContainerArgs (%s)', (runtime) => {
 describe('buildContainerArgs --runtime placement', () => {
   it('puts --runtime before `run` for podman (a global flag)', () => {
     const argv = buildContainerArgs(DEFAULT_LIMITS, run('podman', { ociRuntime: 'runc' }));
-    expect(argv.slice(0, 3)).toEqual(['--runtime', 'runc', 'run']);
+    // `--runtime=value`: a value from settings is never read as a flag of its own.
+    expect(argv.slice(0, 2)).toEqual(['--runtime=runc', 'run']);
     expect(values(options(argv), '--runtime')).toEqual([]);
   });
 
@@ -290,3 +291,20 @@ describe('buildContainerArgs host environment', () => {
     expect(values(options(argv), '--http-proxy')).toEqual(['false']);
   });
 });
+
+describe('buildContainerArgs image argument', () => {
+  it('ends the options with `--` so the image and command are positional whatever they say', () => {
+    for (const runtime of RUNTIMES) {
+      const argv = buildContainerArgs(DEFAULT_LIMITS, run(runtime));
+      expect(argv.slice(-5)).toEqual(['--', IMAGE, 'python3', '-c', BOOTSTRAP_SOURCE]);
+      expect(argv.indexOf('--')).toBe(argv.length - 5);
+    }
+  });
+
+  it.each(['--privileged', '-v/:/host', 'python:3.14 --privileged', 'python\u0000x', 'Python:3', ''])('refuses %j before any argv exists', (image) => {
+    for (const runtime of RUNTIMES) {
+      expect(() => buildContainerArgs(DEFAULT_LIMITS, run(runtime, { image }))).toThrow(/Refused image/);
+    }
+  });
+});
+

@@ -25,6 +25,8 @@ describe('interpretFrame', () => {
       type: 'rpc_request',
       id: 7,
       payload: { type: 'list_servers' },
+      // The frame's length: the host's in-flight budget counts it.
+      bytes: line({ type: 'rpc_request', id: 7, payload: { type: 'list_servers' } }).length,
     });
   });
 

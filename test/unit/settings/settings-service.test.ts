@@ -47,7 +47,8 @@ describe('SettingsService.update', () => {
     expect(service.update({ serverPolicies: { a: null } }).changed).toEqual(['serverPolicies.a']);
     expect(service.get().serverPolicies).toEqual({ b: 'deny' });
 
-    expect(service.update({ mcpServers: { x: { url: 'http://x' } } }).changed).toEqual(['mcpServers.x']);
+    const edit = { mcpServers: { x: { url: 'http://x' } } };
+    expect(service.update(edit, { confirmed: service.hostExecChanges(edit) }).changed).toEqual(['mcpServers.x']);
     expect(service.get().mcpServers).toEqual({ x: { url: 'http://x' }, y: { url: 'http://y' } });
 
     expect(service.update({ importClients: ['claude-code'] }).changed).toEqual(['importClients']);

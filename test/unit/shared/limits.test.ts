@@ -143,7 +143,7 @@ describe('LimitsSchema', () => {
   it('says the sandbox never runs as root', () => {
     const r = LimitsSchema.safeParse({ user: '0' });
     expect(r.success).toBe(false);
-    if (!r.success) expect(r.error.issues[0]?.message).toBe('the sandbox never runs as root');
+    if (!r.success) expect(r.error.issues[0]?.message).toBe('the sandbox never runs as root (uid or gid 0)');
   });
 
   // zod 4 runs `.refine` even after the regex failed; a malformed size must be refused, not thrown.

@@ -5,7 +5,7 @@ import type { ControlConnection, ControlHandler } from '../../../electron/contro
 type Answer = Envelope<unknown> | ((args: unknown) => Envelope<unknown> | Promise<Envelope<unknown>>);
 
 export class FakeRouter implements ControlHandler {
-  readonly calls: { method: string; args: unknown; connectionId: string | undefined }[] = [];
+  readonly calls: { method: string; args: unknown; connectionId: string | undefined; transport?: string }[] = [];
   readonly connections = new Map<string, { send: (message: EventMessage) => void; closed: boolean; seq: number }>();
   private next = 0;
 
@@ -15,8 +15,8 @@ export class FakeRouter implements ControlHandler {
     this.answers[method] = answer;
   }
 
-  async call(method: string, args: unknown, connectionId?: string): Promise<Envelope<unknown>> {
-    this.calls.push({ method, args, connectionId });
+  async call(method: string, args: unknown, caller?: { connectionId?: string | undefined; transport: string }): Promise<Envelope<unknown>> {
+    this.calls.push({ method, args, connectionId: caller?.connectionId, ...(caller ? { transport: caller.transport } : {}) });
     const answer = this.answers[method];
     if (!answer) return { ok: false, error: { code: 'invalid_request', message: `no fake answer for ${method}` } };
     return typeof answer === 'function' ? answer(args) : answer;

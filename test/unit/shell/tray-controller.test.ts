@@ -53,7 +53,7 @@ function setup(over: { health?: HealthReport | null; healthError?: boolean } = {
     'health.get': over.healthError
       ? { ok: false, error: { code: 'runtime_failed', message: 'probe crashed' } }
       : { ok: true, value: over.health === undefined ? health(true) : over.health },
-    'endpoint.info': { ok: true, value: { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', sessions: 0 } },
+    'endpoint.info': { ok: true, value: { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 } },
     'live.setPaused': (args) => ({ ok: true, value: { paused: (args as { paused: boolean }).paused } }),
   });
   const view = new FakeView();
@@ -169,7 +169,7 @@ describe('TrayController', () => {
     await controller.start();
     await controller.perform('copyEndpoint');
     expect(copied).toEqual(['http://127.0.0.1:7337/mcp']);
-    router.emit('endpoint.changed', { url: 'http://127.0.0.1:9000/mcp', port: 9000, listening: true, error: null, tokenFile: '/t', sessions: 0 });
+    router.emit('endpoint.changed', { url: 'http://127.0.0.1:9000/mcp', port: 9000, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 });
     await controller.perform('copyEndpoint');
     expect(copied.at(-1)).toBe('http://127.0.0.1:9000/mcp');
     await controller.perform('open');
@@ -180,7 +180,7 @@ describe('TrayController', () => {
   it('copy is disabled while the listener is down', async () => {
     const { router, view, controller } = setup();
     await controller.start();
-    router.emit('endpoint.changed', { url: null, port: 7337, listening: false, error: 'port in use', tokenFile: '/t', sessions: 0 });
+    router.emit('endpoint.changed', { url: null, port: 7337, listening: false, error: 'port in use', tokenFile: '/t', panelTokenFile: '/p', sessions: 0 });
     const copy = view.menus.at(-1)?.find((i) => i.type === 'action' && i.action === 'copyEndpoint');
     expect(copy).toMatchObject({ enabled: false });
   });

@@ -132,7 +132,9 @@ describe.each(CASES)('$id', (c) => {
     expect(insertedText(before, after)).toHaveLength(`,\n${block}`.length);
     if (c.transport === 'http') expect(after).toContain(`"Authorization": "Bearer ${TOKEN}"`);
 
-    expect(statSync(file).mode & 0o777).toBe(0o640);
+    // A file that now holds the client token is owner-only, and the preview said so; other edits keep the mode.
+    expect(statSync(file).mode & 0o777).toBe(c.transport === 'http' ? 0o600 : 0o640);
+    expect(preview.modeChange).toEqual(c.transport === 'http' ? { from: '0640', to: '0600' } : null);
     expect(readFileSync(result.backup!)).toEqual(original);
     expect(statSync(result.backup!).mode & 0o777).toBe(0o640);
     expect(siblings(dir).filter((f) => f.startsWith(name) || f.startsWith(`.${name}`))).toEqual([name, name + BACKUP_SUFFIX]);

@@ -67,16 +67,18 @@ describe('HttpApi calls', () => {
     await expect(api.call('health.get', {})).rejects.toMatchObject({ code: 'network' });
   });
 
-  it('switches to the rotated token at once', async () => {
+  it('switches to a rotated panel token at once, and keeps its own when the client token rotates', async () => {
     const server = fakeServer({
       'endpoint.rotateToken': () => ({ body: { ok: true, value: { token: 'tok-2' } } }),
       'endpoint.info': () => ({ body: { ok: true, value: {} } }),
     });
     const { api, tokens } = client(server);
-    await api.call('endpoint.rotateToken', {});
+    await api.call('endpoint.rotateToken', { kind: 'client' });
+    expect(tokens.get()).toBe('tok-1');
+    await api.call('endpoint.rotateToken', { kind: 'panel' });
     expect(tokens.get()).toBe('tok-2');
     await api.call('endpoint.info', {});
-    expect(server.headersOf(1).get('authorization')).toBe('Bearer tok-2');
+    expect(server.headersOf(2).get('authorization')).toBe('Bearer tok-2');
   });
 });
 

@@ -16,7 +16,7 @@ vi.mock('../../../../renderer/api/index.js', async () => {
   return { api, ApiCallError: errors.ApiCallError, describeError: errors.describeError };
 });
 
-const endpoint = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', sessions: 0 };
+const endpoint = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 };
 let live = snapshot();
 
 beforeEach(() => {

@@ -13,7 +13,7 @@ import { finished, running, snapshot, summary } from './fixtures.js';
 import { resetStores } from './reset.js';
 
 const view = { settings: DEFAULT_SETTINGS, defaults: DEFAULT_SETTINGS, locked: [], file: '/s.json' };
-const endpoint = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', sessions: 0 };
+const endpoint = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 };
 
 function fakeApi(): FakeApi {
   return new FakeApi()

@@ -1,0 +1,32 @@
+// The native confirmation shown before a settings change that runs something on the host (a server's
+// command, the container runtime). Native, not a web dialog: a compromised page cannot draw or click it.
+import type { HostExecChange } from '../settings/host-exec-fields.js';
+
+export interface HostExecDialog {
+  type: 'warning';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: [string, string];
+  /** Enter and Escape both mean "don't". */
+  defaultId: 0;
+  cancelId: 0;
+  noLink: true;
+}
+
+/** Which button means yes. */
+export const CONFIRM_BUTTON = 1;
+
+export function hostExecDialog(changes: readonly HostExecChange[]): HostExecDialog {
+  const lines = changes.map((c) => `${c.field}:\n    ${c.command}`);
+  return {
+    type: 'warning',
+    title: 'Sandbar',
+    message: changes.length === 1 ? 'Allow this command to run on your computer?' : `Allow these ${changes.length} commands to run on your computer?`,
+    detail: `${lines.join('\n\n')}\n\nThey run outside the sandbox, as you, with your files and network. Only confirm a change you made yourself.`,
+    buttons: ['Cancel', 'Allow'],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  };
+}
