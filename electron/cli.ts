@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `sandbar` command. Exit statuses are a stable contract (SPEC 1): run → 0 success, 1 error,
 // 124 timeout, 137 memory; doctor → 0 only when code can run safely.
+import './lean-heap.js';
 import { Command, CommanderError } from 'commander';
 import { AppError, errorMessage } from '../shared/errors.js';
 import { createCore } from './app.js';

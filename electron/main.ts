@@ -1,5 +1,6 @@
 // Electron entry: one instance, the app scheme, the engine (sandbar-app), IPC, window and tray; launch at
 // login from settings; on quit, finish runs and remove every container before exiting. Composition only.
+import './lean-heap.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

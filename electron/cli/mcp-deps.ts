@@ -18,9 +18,12 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
 /** Resolves on the first SIGINT or SIGTERM. */
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
+    let received: NodeJS.Signals | null = null;
+    // The listeners stay installed: execa's signal-exit re-raises a signal nobody else listens to, which
+    // would kill the process in the middle of its graceful stop. A second signal means "stop now".
     const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      if (received) process.exit(signal === 'SIGINT' ? 130 : 143);
+      received = signal;
       resolve(signal);
     };
     process.on('SIGINT', on);

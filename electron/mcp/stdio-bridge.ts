@@ -14,19 +14,22 @@ export interface BridgeTarget {
   token: string;
 }
 
-/** The running instance for this home if it answers with this token within a second, else null. */
+/**
+ * The running instance for this home if its MCP endpoint takes this client token within a second, else
+ * null. The probe is a GET without a session: an instance that accepts the token answers 400 ("no session
+ * ID") and creates nothing; a wrong token gets 401. The client token opens nothing else, so /mcp it is.
+ */
 export async function findRunningInstance(home: string, token: string): Promise<BridgeTarget | null> {
   const instance = readInstance(home);
   if (!instance) return null;
   try {
-    const origin = new URL(instance.url).origin;
-    const res = await fetch(`${origin}/api/call/endpoint.info`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: '{}',
+    const res = await fetch(instance.url, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
       signal: AbortSignal.timeout(1000),
     });
-    return res.ok ? { url: instance.url, token } : null;
+    await res.body?.cancel();
+    return res.status === 400 ? { url: instance.url, token } : null;
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@
 // what a person needs when a server fails: the exit code, a missing executable, and the stderr tail.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { JsonLineReader } from './json-line-reader.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const STDERR_TAIL = 4096;
@@ -28,7 +28,7 @@ export class ChildProcessTransport implements Transport {
   /** How the process ended; undefined while it runs. */
   exit: ChildExit | undefined;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly reader = new JsonLineReader();
   private tail = '';
 
   constructor(private readonly options: ChildProcessTransportOptions) {}
@@ -66,18 +66,10 @@ export class ChildProcessTransport implements Transport {
         this.onclose?.();
       });
       child.stdout!.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            // A line that is not JSON-RPC (a stray log line, a blank line) is skipped, not fatal.
-            this.onerror?.(err as Error);
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
+        for (const line of this.reader.push(chunk)) {
+          // A line that is not JSON-RPC (a stray log line) is reported and skipped, not fatal.
+          if ('error' in line) this.onerror?.(line.error);
+          else this.onmessage?.(line.message);
         }
       });
       child.stderr!.on('data', (chunk: Buffer) => {
@@ -94,7 +86,9 @@ export class ChildProcessTransport implements Transport {
         reject(new Error('the server process is not running'));
         return;
       }
-      if (stdin.write(serializeMessage(message))) resolve();
+      // Two writes rather than serializeMessage's `json + '\n'`, which copies a large message once more.
+      stdin.write(JSON.stringify(message));
+      if (stdin.write('\n')) resolve();
       else stdin.once('drain', () => resolve());
     });
   }

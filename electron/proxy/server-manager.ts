@@ -1,6 +1,7 @@
 // Owns one supervised connection per discovered server (never per request), decides which servers a
 // sandbox may see (policy), prepares a run's servers, and answers the sandbox's host calls for exactly
 // the servers that run loaded: forged frames gain nothing beyond that allow-list.
+import { jsonBytes } from './json-bytes.js';
 import { AppError } from '../../shared/errors.js';
 import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState, ToolInfo } from '../../shared/proxy.js';
 import type { EngineEvent } from '../../shared/execution.js';
@@ -163,7 +164,7 @@ export class ServerManager {
   private async call(connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: Parameters<RpcHandler>[1]) {
     const startedAt = Date.now();
     const timeoutMs = Math.min(this.options.callTimeoutMs, ctx.deadline - startedAt);
-    const record = { executionId: ctx.executionId, server: connection.config.name, tool, startedAt, bytesIn: Buffer.byteLength(JSON.stringify(args)) };
+    const record = { executionId: ctx.executionId, server: connection.config.name, tool, startedAt, bytesIn: jsonBytes(args) };
     // A signal per call: the SDK leaves a listener on the signal it is given, and a run may make thousands
     // of calls, so the run's own signal only holds one listener at a time.
     const call = new AbortController();
@@ -173,7 +174,7 @@ export class ServerManager {
       const result = await connection.callTool(tool, args, timeoutMs, call.signal);
       this.options.publish({
         type: 'toolCall',
-        call: { ...record, durationMs: Date.now() - startedAt, bytesOut: Buffer.byteLength(JSON.stringify(result)), isError: result.isError === true },
+        call: { ...record, durationMs: Date.now() - startedAt, bytesOut: jsonBytes(result), isError: result.isError === true },
       });
       return result;
     } catch (err) {

@@ -6,7 +6,7 @@ import type { ProcessExit } from './command.js';
 import { classifyExit, type HostStop } from './exit-classifier.js';
 import type { AgentFrame } from './frame-parser.js';
 import { OutputCapture } from './output-capture.js';
-import { DEFAULT_RPC_LIMITS, RpcGate } from './rpc-gate.js';
+import { DEFAULT_RPC_LIMITS, RpcGate, type RpcGateLimits } from './rpc-gate.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 /** Answers the sandbox's host calls. Throwing sends `success: false` with the message. */
@@ -44,16 +44,18 @@ export interface RunOutcome {
   finishedAt: number;
 }
 
+function refusedCall(limits: RpcGateLimits): string {
+  return `Refused: this run already has too many host calls waiting (at most ${limits.maxInFlight} calls or ${limits.maxBytes / 1024 / 1024} MiB in flight); the sandbox's runtime keeps within that unless it is bypassed.`;
+}
+
 /** After a kill, how long to wait for the runtime to confirm the container is gone. */
 const KILL_CONFIRM_MS = 1500;
 
 export function runInContainer(container: SandboxContainer, spec: RunSpec): Promise<RunOutcome> {
   const out = { stdout: new OutputCapture('stdout', spec.outputCapBytes), stderr: new OutputCapture('stderr', spec.outputCapBytes) };
   const rpcAbort = new AbortController();
-  const gate = new RpcGate(
-    { ...DEFAULT_RPC_LIMITS, ...(spec.maxRpcInFlight ? { maxInFlight: spec.maxRpcInFlight } : {}) },
-    { pause: () => container.pauseFrames(), resume: () => container.resumeFrames() },
-  );
+  const rpcLimits = { ...DEFAULT_RPC_LIMITS, ...(spec.maxRpcInFlight ? { maxInFlight: spec.maxRpcInFlight } : {}) };
+  const gate = new RpcGate(rpcLimits);
   let hostStop: HostStop | undefined;
   let exitFrameCode: number | undefined;
   let settled = false;
@@ -137,7 +139,9 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         case 'rpc_request': {
           // Served concurrently (a slow host call never blocks output or other calls), within the gate's bounds.
           const { id, payload } = frame;
-          gate.submit(frame.bytes, (hold) => answer(id, payload, hold));
+          if (!gate.submit(frame.bytes, (hold) => answer(id, payload, hold)) && !settled) {
+            container.send({ type: 'rpc_response', id, success: false, error: refusedCall(rpcLimits) });
+          }
           break;
         }
         case 'exit':
@@ -160,7 +164,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     }
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     startedAt = Date.now();
-    container.send({ type: 'start', code: spec.code, context: spec.context });
+    // The agent keeps its calls within the same bounds the host enforces (see RpcGate).
+    container.send({ type: 'start', code: spec.code, context: spec.context, rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes] });
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
   });

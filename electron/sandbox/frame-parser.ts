@@ -48,35 +48,48 @@ export function interpretFrame(line: string): AgentFrame {
  */
 export class FrameParser {
   private readonly decoder = new StringDecoder('utf8');
-  private pending = '';
+  /** The current line's pieces so far (no newline among them), joined once when the line ends. */
+  private parts: string[] = [];
+  private partsLength = 0;
 
   constructor(private readonly maxLineBytes: number) {}
 
   push(chunk: Buffer | string): AgentFrame[] {
-    // What was pending has no newline yet: search only the new text, so a long line stays linear.
-    const searchFrom = this.pending.length;
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     const frames: AgentFrame[] = [];
+    // Only the new text is searched, and a long line is joined once: appending to one growing string
+    // flattened it on every chunk, 64 copies of up to 4 MiB per 4 MiB frame.
     let start = 0;
-    for (let nl = this.pending.indexOf('\n', searchFrom); nl !== -1; nl = this.pending.indexOf('\n', start)) {
-      this.takeLine(this.pending.slice(start, nl), frames, '\n');
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.takeLine(this.takePending(text.slice(start, nl)), frames, '\n');
       start = nl + 1;
     }
-    this.pending = this.pending.slice(start);
+    if (start < text.length) {
+      const rest = text.slice(start);
+      this.parts.push(rest);
+      this.partsLength += rest.length;
+    }
     // Characters, not bytes, but a UTF-8 character is at most 4 bytes and at least one: close enough
     // for a memory bound, and exact for the ASCII-escaped frames the agent usually writes.
-    if (this.pending.length > this.maxLineBytes) {
-      frames.push({ type: 'invalid', text: this.pending });
-      this.pending = '';
+    if (this.partsLength > this.maxLineBytes) {
+      frames.push({ type: 'invalid', text: this.takePending('') });
       this.inOverlongLine = true;
     }
     return frames;
   }
 
+  private takePending(tail: string): string {
+    if (this.parts.length === 0) return tail;
+    this.parts.push(tail);
+    const line = this.parts.join('');
+    this.parts = [];
+    this.partsLength = 0;
+    return line;
+  }
+
   /** Whatever is left when the stream ends: a final line without its newline. */
   end(): AgentFrame[] {
-    const rest = this.pending + this.decoder.end();
-    this.pending = '';
+    const rest = this.takePending(this.decoder.end());
     const frames: AgentFrame[] = [];
     if (rest.length > 0) this.takeLine(rest, frames, '');
     return frames;

@@ -1,15 +1,12 @@
 // Bounds the host calls one run can have in flight: at most `maxInFlight` calls and `maxBytes` of their
-// frames (requests, and answers not yet taken by the sandbox). Calls beyond that wait, and while any wait
-// the container's output pipe is paused, so hostile code that floods calls blocks in its own write()
-// instead of filling the host's memory.
+// frames (requests, and answers not yet taken by the sandbox). The agent keeps its own calls within the
+// same bounds (excess calls wait inside the sandbox), so a call that would make the host hold more than
+// one more budget's worth of waiting frames comes from code that bypassed the agent: it is refused at once.
+// (Pausing the container's output pipe instead would also stall its input: the runtime's attach relays
+// both directions in one loop, so answers could never be delivered.)
 export interface RpcGateLimits {
   maxInFlight: number;
   maxBytes: number;
-}
-
-export interface FlowControl {
-  pause(): void;
-  resume(): void;
 }
 
 /** A call's work; `hold(n)` adds bytes it keeps (its answer, until the sandbox has read it). */
@@ -20,30 +17,33 @@ export const DEFAULT_RPC_LIMITS: RpcGateLimits = { maxInFlight: 16, maxBytes: 8 
 export class RpcGate {
   private inFlight = 0;
   private bytes = 0;
-  private paused = false;
+  private waitingBytes = 0;
   private closed = false;
   private readonly waiting: { bytes: number; run: GatedCall }[] = [];
 
-  constructor(
-    private readonly limits: RpcGateLimits,
-    private readonly flow: FlowControl,
-  ) {}
+  constructor(private readonly limits: RpcGateLimits) {}
 
   get stats(): { inFlight: number; bytes: number; waiting: number } {
     return { inFlight: this.inFlight, bytes: this.bytes, waiting: this.waiting.length };
   }
 
-  submit(bytes: number, run: GatedCall): void {
-    if (this.closed) return;
+  /** Starts or queues the call; false when it is refused (the waiting room is full) or the run has ended. */
+  submit(bytes: number, run: GatedCall): boolean {
+    if (this.closed) return false;
+    // One waiting frame always fits, however large: the agent may send a single oversized call.
+    const full = this.waiting.length >= this.limits.maxInFlight || (this.waiting.length > 0 && this.waitingBytes + bytes > this.limits.maxBytes);
+    if (full) return false;
     this.waiting.push({ bytes, run });
+    this.waitingBytes += bytes;
     this.drain();
+    return true;
   }
 
   /** The run ended: nothing more starts, and waiting calls are dropped (their container is going away). */
   close(): void {
     this.closed = true;
     this.waiting.length = 0;
-    this.setPaused(false);
+    this.waitingBytes = 0;
   }
 
   private admits(bytes: number): boolean {
@@ -55,6 +55,7 @@ export class RpcGate {
   private drain(): void {
     while (!this.closed && this.waiting.length > 0 && this.admits(this.waiting[0]!.bytes)) {
       const call = this.waiting.shift()!;
+      this.waitingBytes -= call.bytes;
       let held = call.bytes;
       this.inFlight += 1;
       this.bytes += held;
@@ -70,13 +71,5 @@ export class RpcGate {
         })
         .then(done, done);
     }
-    this.setPaused(!this.closed && this.waiting.length > 0);
-  }
-
-  private setPaused(paused: boolean): void {
-    if (paused === this.paused) return;
-    this.paused = paused;
-    if (paused) this.flow.pause();
-    else this.flow.resume();
   }
 }

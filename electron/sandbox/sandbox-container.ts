@@ -86,18 +86,13 @@ export class SandboxContainer {
    */
   send(frame: Record<string, unknown>): { bytes: number; written: Promise<void> } {
     if (!this.isAlive || this.proc.stdin.destroyed) return { bytes: 0, written: Promise.resolve() };
-    const line = `${JSON.stringify(frame)}\n`;
-    return { bytes: line.length, written: new Promise((resolve) => this.proc.stdin.write(line, () => resolve())) };
+    // Two writes, not `json + '\n'`: the concatenation would copy a multi-megabyte answer once more. Writes
+    // queue in order, so nothing can come between them.
+    const json = JSON.stringify(frame);
+    this.proc.stdin.write(json);
+    return { bytes: json.length + 1, written: new Promise((resolve) => this.proc.stdin.write('\n', () => resolve())) };
   }
 
-  /** Stops reading the agent's frames (backpressure: its writes block); see RpcGate. */
-  pauseFrames(): void {
-    this.proc.stdout.pause();
-  }
-
-  resumeFrames(): void {
-    this.proc.stdout.resume();
-  }
 
   /** Kills the runtime client; the container itself must be killed by name (see ContainerRuntime). */
   detachClient(): void {

@@ -106,7 +106,8 @@ export class SettingsService {
     const before = this.#load();
     const above = before.above;
     const locked = lockedPaths(above);
-    const fields: Record<string, string> = {};
+    // No prototype: a field named `constructor` or `__proto__` must be recorded, not found already "set".
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     const keep = (dotted: string, value: unknown): boolean => {
       const label = locked.get(dotted);
       if (label !== undefined) {

@@ -6,6 +6,7 @@ import ast
 import asyncio
 import builtins
 import codecs
+import collections
 import inspect
 import json
 import linecache
@@ -152,9 +153,54 @@ _last_rpc_id = 0
 _rpc_closed = False
 
 
+class _Flow:
+    """Host calls in flight, held to the host's bounds (calls, request bytes; the start frame sends them):
+    excess calls wait here, in FIFO order, so code that uses this API never meets the host's refusal."""
+    def __init__(self):
+        self.calls, self.bytes, self.limit, self.waiters = 0, 0, (16, 8 << 20), collections.deque()
+
+    def _take(self, size):  # under _rpc_lock; one call always fits when none is in flight
+        if self.calls and (self.calls >= self.limit[0] or self.bytes + size > self.limit[1]):
+            return False
+        self.calls, self.bytes = self.calls + 1, self.bytes + size
+        return True
+
+    async def acquire(self, size):
+        loop = asyncio.get_running_loop()
+        with _rpc_lock:
+            if not self.waiters and self._take(size):
+                return
+            waiter = (loop, loop.create_future(), size)
+            self.waiters.append(waiter)
+        try:
+            await waiter[1]
+        except BaseException:  # cancelled while waiting: give back the slot if it was granted meanwhile
+            with _rpc_lock:
+                granted = waiter not in self.waiters
+                if not granted:
+                    self.waiters.remove(waiter)
+            if granted:
+                self.release(size)
+            raise
+
+    def release(self, size):
+        woken = []
+        with _rpc_lock:
+            self.calls, self.bytes = self.calls - 1, self.bytes - size
+            while self.waiters and self._take(self.waiters[0][2]):
+                woken.append(self.waiters.popleft())
+        for loop, future, granted in woken:
+            try:
+                loop.call_soon_threadsafe(lambda f=future: f.done() or f.set_result(None))
+            except RuntimeError:  # that loop is closed: nobody will use the slot
+                self.release(granted)
+
+
+_flow = _Flow()
+
+
 async def rpc(payload):
     """Send `payload` (a dict) to the host and return its answer payload; raises RpcError on failure."""
-    global _last_rpc_id
     if not isinstance(payload, dict):
         raise TypeError('_sandbar.rpc payload must be a dict, not %s' % type(payload).__name__)
     if os.getpid() != AGENT_PID:
@@ -166,6 +212,16 @@ async def rpc(payload):
     # The running loop at call time, so this works under top-level await and inside the user's asyncio.run().
     loop = asyncio.get_running_loop()
     future = loop.create_future()
+    size = len(body) + 64  # the frame around the body is a few dozen bytes
+    await _flow.acquire(size)
+    try:
+        return await _send_rpc(body, loop, future)
+    finally:
+        _flow.release(size)
+
+
+async def _send_rpc(body, loop, future):
+    global _last_rpc_id
     with _rpc_lock:
         if _rpc_closed:
             raise RpcError('RPC channel closed')
@@ -368,6 +424,9 @@ def _main():
     start = _wait_for_start(lines)
     threading.Thread(target=_serve_host, args=(lines,), name='sandbar-host', daemon=True).start()
     source, context = start.get('code'), start.get('context')
+    limits = start.get('rpcLimits')
+    if isinstance(limits, list) and len(limits) == 2 and all(type(n) is int and n > 0 for n in limits):
+        _flow.limit = tuple(limits)
     if not isinstance(source, str):
         _print_text('sandbar: the start frame has no code\n')
         _finish(1, captures)

@@ -164,14 +164,20 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(readFileSync(file, 'utf8')).toBe(original);
   });
 
-  it('gives endpoint info, the token, and rotates it (the old token stops working at once)', async () => {
+  it('gives endpoint info, both tokens, and rotates them (the old token stops working at once)', async () => {
     const info = await api.value(track('endpoint.info'), {});
     expect(info).toMatchObject({ listening: true, url: `${t.baseUrl()}/mcp`, port: t.app.endpoint.port });
     expect(existsSync(info.tokenFile)).toBe(true);
-    const { token } = await api.value(track('endpoint.token'), {});
-    expect(token).toBe(readFileSync(info.tokenFile, 'utf8').trim());
+    const { token: clientToken } = await api.value(track('endpoint.token'), {});
+    expect(clientToken).toBe(readFileSync(info.tokenFile, 'utf8').trim());
+    const { token } = await api.value('endpoint.token', { kind: 'panel' });
+    expect(token).toBe(readFileSync(info.panelTokenFile, 'utf8').trim());
+    expect(token).not.toBe(clientToken);
     if (transport === 'http') return; // Rotating here would cut the HTTP caller's own token; the IPC pass covers it.
-    const rotated = await api.value(track('endpoint.rotateToken'), {});
+    const rotatedClient = await api.value('endpoint.rotateToken', { kind: 'client' });
+    expect(rotatedClient.token).not.toBe(clientToken);
+    expect(readFileSync(info.panelTokenFile, 'utf8').trim()).toBe(token);
+    const rotated = await api.value(track('endpoint.rotateToken'), { kind: 'panel' });
     expect(rotated.token).not.toBe(token);
     const old = await fetch(`${t.baseUrl()}/api/call/endpoint.info`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
     expect(old.status).toBe(401);

@@ -156,16 +156,19 @@ export function bearerPreload(existing = process.env.NODE_OPTIONS): string {
 export interface ServeProcess {
   url: string;
   tokenFile: string;
+  pid: number;
+  stdout: () => string;
   stderr: () => string;
   /** SIGTERM, then the exit code, or the signal's name if it had to be SIGKILLed after `graceMs`. */
   stop: (graceMs?: number) => Promise<number | NodeJS.Signals | null>;
 }
 
 /** Starts `sandbar serve --port 0` and waits for the two lines naming its endpoint and its token file. */
-export async function startServe(env: Record<string, string>, timeoutMs = 60_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [SANDBAR_BIN, 'serve', '--port', '0'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(env: Record<string, string>, timeoutMs = 60_000, extraArgs: string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [SANDBAR_BIN, 'serve', '--port', '0', ...extraArgs], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let stderr = '';
+  let stdout = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -191,6 +194,7 @@ export async function startServe(env: Record<string, string>, timeoutMs = 60_000
         reject(new Error(`sandbar serve exited (${code}) before it was ready\nstderr: ${stderr}`));
       });
       lines.on('line', (line) => {
+        stdout += `${line}\n`;
         const endpoint = /^Sandbar MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line);
         if (endpoint) url = endpoint[1];
         const file = /^Client token file \(for MCP clients\): (.+)$/.exec(line);
@@ -200,7 +204,7 @@ export async function startServe(env: Record<string, string>, timeoutMs = 60_000
         }
       });
     });
-    return { ...found, stderr: () => stderr, stop };
+    return { ...found, pid: child.pid!, stdout: () => stdout, stderr: () => stderr, stop };
   } catch (err) {
     await stop(2000);
     throw err;

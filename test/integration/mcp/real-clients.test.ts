@@ -28,7 +28,7 @@ const CALL_TIMEOUT = 60_000;
 const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
 const ANSWER = { content: [{ type: 'text', text: '42' }], structuredContent: { stdout: ['42'], exitReason: 'success' }, isError: false };
 const EXIT_3 = { content: [{ type: 'text', text: 'status: error\nSandbox error: Sandbox exited with code 3' }], isError: true };
-const UNAUTHORIZED = 'Unauthorized: send \\"Authorization: Bearer <token>\\"';
+const UNAUTHORIZED = 'Unauthorized: send \\"Authorization: Bearer <client token>\\"';
 
 function runPython(list: ListToolsResult) {
   const tools = list.tools.filter((t) => t.name === 'run_python');

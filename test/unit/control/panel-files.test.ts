@@ -1,6 +1,6 @@
 // Serving the built panel: paths stay inside the folder, every answer carries the security headers,
 // the page is never cached and hashed assets always are. A real HTTP server over a temporary folder.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -222,6 +222,20 @@ describe('PanelFiles over HTTP', () => {
     } finally {
       process.off('uncaughtException', uncaught);
     }
+  });
+
+  it('refuses a symlink inside the folder that points out of it, and serves one that stays inside', async () => {
+    symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'escape.txt'));
+    symlinkSync(base, path.join(root, 'up'));
+    symlinkSync(path.join(root, 'assets', 'x.js'), path.join(root, 'inside.js'));
+    for (const link of ['/escape.txt', '/up/secret.txt']) {
+      const answer = await request(port, link);
+      expect(answer.status, link).toBe(404);
+      expect(answer.body).not.toContain('TOP SECRET');
+    }
+    const inside = await request(port, '/inside.js');
+    expect(inside.status).toBe(200);
+    expect(inside.body).toBe(SCRIPT);
   });
 
   it('refuses methods other than GET and HEAD with 405', async () => {

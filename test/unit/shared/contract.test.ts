@@ -117,4 +117,21 @@ describe('the control contract (pinned)', () => {
     expect(methods['clients.configure'].args.safeParse({ id: 'notepad', action: 'add' }).success).toBe(false);
     expect(methods['executions.get'].args.safeParse({ id: '' }).success).toBe(false);
   });
+
+  it('history queries refuse control characters and long status lists with a field error, not an internal one', () => {
+    const list = methods['executions.list'].args;
+    for (const bad of [{ search: 'pan\u0000das' }, { search: '\u001b[2J' }, { client: 'x\u009b' }, { status: Array.from({ length: 17 }, () => 'error') }]) {
+      const parsed = list.safeParse(bad);
+      expect(parsed.success, JSON.stringify(bad)).toBe(false);
+      if (!parsed.success) expect(parsed.error.issues[0]!.path[0]).toBe(Object.keys(bad)[0]);
+    }
+    expect(list.safeParse({ search: 'tab\tand\nnewline', status: ['error'] }).success).toBe(true);
+  });
+
+  it('image.pull takes only an image reference, and endpoint tokens default to the client one', () => {
+    expect(methods['image.pull'].args.safeParse({ image: '--privileged' }).success).toBe(false);
+    expect(methods['image.pull'].args.safeParse({ image: 'python:3.12' }).success).toBe(true);
+    expect(methods['endpoint.token'].args.parse({})).toEqual({ kind: 'client' });
+    expect(methods['endpoint.rotateToken'].args.safeParse({ kind: 'admin' }).success).toBe(false);
+  });
 });

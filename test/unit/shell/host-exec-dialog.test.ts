@@ -1,0 +1,18 @@
+// The native confirmation for host-executing settings: the exact commands, and "Cancel" as the default.
+import { describe, expect, it } from 'vitest';
+import { CONFIRM_BUTTON, hostExecDialog } from '../../../electron/shell/host-exec-dialog.js';
+
+describe('hostExecDialog', () => {
+  it('lists every command, defaults to Cancel and puts Allow on the confirm button', () => {
+    const dialog = hostExecDialog([
+      { field: 'mcpServers.x', command: '/bin/sh -c "id > /tmp/f"' },
+      { field: 'runtime', command: 'runtime: /opt/podman' },
+    ]);
+    expect(dialog.message).toBe('Allow these 2 commands to run on your computer?');
+    expect(dialog.detail).toContain('mcpServers.x:\n    /bin/sh -c "id > /tmp/f"');
+    expect(dialog.detail).toContain('runtime: /opt/podman');
+    expect(dialog.buttons[dialog.defaultId]).toBe('Cancel');
+    expect(dialog.cancelId).toBe(dialog.defaultId);
+    expect(dialog.buttons[CONFIRM_BUTTON]).toBe('Allow');
+  });
+});
