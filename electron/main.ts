@@ -146,7 +146,9 @@ async function boot(): Promise<void> {
     log.error(`engine failed to start: ${err instanceof Error ? err.message : String(err)}`);
   }
   await controller.start();
-  report({ event: 'booted', pid: process.pid, historyDriver: sandbar.core.history.health().driver, endpoint: sandbar.endpoint.listening ? sandbar.endpoint.url : null });
+  if (smoke.enabled) {
+    report({ event: 'booted', pid: process.pid, historyDriver: sandbar.core.history.health().driver, endpoint: sandbar.endpoint.listening ? sandbar.endpoint.url : null });
+  }
   // Login items exist on macOS and Windows; Linux desktops start XDG autostart entries instead.
   const launch = app.isPackaged ? { command: process.execPath, args: [HIDDEN_FLAG] } : { command: process.execPath, args: [app.getAppPath(), HIDDEN_FLAG] };
   settingsFeed = await followLaunchAtLogin(
