@@ -20,7 +20,9 @@ import { consoleProblems, cspProblems, descendants, preloadProblems, windowUrlPr
 import { REQUIRE_RUNTIME_ENV, required } from './preconditions.js';
 import { alive, Checklist, findEvent, processTable, readReport, runSecondInstance, sleep, waitFor } from './smoke-support.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// path.resolve drops the trailing separator: on Windows Playwright quotes arguments for cmd.exe, where a
+// trailing backslash would escape the closing quote.
+export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const ARTIFACTS = path.join(ROOT, 'test', 'electron', 'artifacts');
 const BUILT = ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html'];
 const CLIENT_NAME = 'sandbar-smoke';
