@@ -109,11 +109,13 @@ export async function runSmoke(electron: string): Promise<number> {
       const surface: PreloadSurface = await page.evaluate(() => {
         const w = globalThis as unknown as PageGlobals;
         const api = w.sandbar as unknown as { methods?: Record<string, unknown>; events?: Record<string, unknown> } | undefined;
-        const types = (o: Record<string, unknown> | undefined) => Object.fromEntries(Object.keys(o ?? {}).map((k) => [k, typeof o?.[k]]));
+        // No named inner functions here: tsx (esbuild keepNames) wraps them in a __name helper the page lacks.
+        const methods = api?.methods ?? {};
+        const events = api?.events ?? {};
         return {
           keys: api ? Object.keys(api) : [],
-          methods: types(api?.methods),
-          events: types(api?.events),
+          methods: Object.fromEntries(Object.keys(methods).map((k) => [k, typeof methods[k]])),
+          events: Object.fromEntries(Object.keys(events).map((k) => [k, typeof events[k]])),
           globals: Object.fromEntries(['require', 'process', 'module', 'Buffer', 'global', 'ipcRenderer', 'electron'].map((k) => [k, typeof w[k]])),
         };
       });
