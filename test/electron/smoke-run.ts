@@ -5,29 +5,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { _electron, type ElectronApplication, type Page } from 'playwright-core';
+import { _electron, type ElectronApplication } from 'playwright-core';
 import { HISTORY_FILE } from '../../electron/history/history-store.js';
-import { readInstance } from '../../electron/instance-file.js';
 import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
-import { TOKEN_FILE } from '../../electron/settings/paths.js';
 import { SMOKE_REPORT_ENV } from '../../electron/shell/smoke-hook.js';
-import type { PreloadApi } from '../../shared/contract.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { consoleProblems, cspProblems, descendants, preloadProblems, windowUrlProblems, type ConsoleEntry, type PreloadSurface } from './outside-checks.js';
 import { REQUIRE_RUNTIME_ENV, required } from './preconditions.js';
-import { alive, Checklist, findEvent, processTable, readReport, runSecondInstance, sleep, waitFor } from './smoke-support.js';
+import { historyOnDisk, runThroughMcp } from './smoke-run-python.js';
+import { alive, ARTIFACTS, Checklist, findEvent, processTable, readReport, runSecondInstance, screenshot, sleep, waitFor, type PageGlobals } from './smoke-support.js';
 
 // path.resolve drops the trailing separator: on Windows Playwright quotes arguments for cmd.exe, where a
 // trailing backslash would escape the closing quote.
 export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const ARTIFACTS = path.join(ROOT, 'test', 'electron', 'artifacts');
 const BUILT = ['dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/renderer/index.html'];
-const CLIENT_NAME = 'sandbar-smoke';
-/** The page's globals as the checks below read them (the test's tsconfig has no DOM types). */
-type PageGlobals = Record<string, unknown> & { sandbar: PreloadApi; location: { hash: string }; document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } };
 
 async function sandboxAvailability(image: string): Promise<{ runtime: ContainerRuntime | null; reason: string | null }> {
   const runtime = new ContainerRuntime({ env: process.env, platform: process.platform });
@@ -85,7 +76,7 @@ export async function runSmoke(electron: string): Promise<number> {
 
     await list.check('the window loads app://sandbar/ and renders the panel', async () => {
       await page.locator('#root > *').first().waitFor({ timeout: 30_000 });
-      await page.screenshot({ path: path.join(ARTIFACTS, 'window.png') });
+      await screenshot(page, 'window');
       return windowUrlProblems(page.url());
     });
     const booted = await waitFor('the app to report it booted', () => findEvent(reportFile, 'booted'), 60_000).catch(() => null);
@@ -230,52 +221,4 @@ export async function runSmoke(electron: string): Promise<number> {
 /** Console messages the main process saw from the first one on (the page listener attaches later). */
 function consoleFromMain(reportFile: string): ConsoleEntry[] {
   return readReport(reportFile).flatMap((e) => (e.event === 'console' ? [{ level: e.level, text: e.message, source: `${e.source}:${e.line}` }] : []));
-}
-
-/** An agent's run: MCP client → the app's endpoint → a container, seen in the window's Live view. */
-async function runThroughMcp(page: Page, home: string): Promise<{ problems: string[]; id: string | null }> {
-  const instance = await waitFor('instance.json', () => readInstance(home), 30_000);
-  const token = readFileSync(path.join(home, TOKEN_FILE), 'utf8').trim();
-  await page.evaluate(() => {
-    (globalThis as unknown as PageGlobals).location.hash = '#/live';
-  });
-  const client = new Client({ name: CLIENT_NAME, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(instance.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  const problems: string[] = [];
-  try {
-    const marker = `smoke-${Date.now().toString(36)}`;
-    const code = `import time\nprint("${marker}", flush=True)\ntime.sleep(8)\nprint("done", flush=True)`;
-    const call = client.callTool({ name: 'run_python', arguments: { code, timeout: 60 } }, undefined, { timeout: 120_000 });
-    const card = page.getByRole('article', { name: new RegExp(`from ${CLIENT_NAME}`) });
-    try {
-      await card.waitFor({ timeout: 60_000 });
-      await waitFor('the output in the Live card', async () => (((await card.textContent()) ?? '').includes(marker) ? true : null), 30_000);
-      await page.screenshot({ path: path.join(ARTIFACTS, 'live.png') });
-    } catch (err) {
-      problems.push(`the Live view did not show the running run: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    const result = (await call) as { isError?: boolean; content?: { text?: string }[] };
-    const text = (result.content ?? []).map((c) => c.text ?? '').join('');
-    if (result.isError || !text.includes(marker) || !text.includes('done')) problems.push(`run_python answered: ${text.slice(0, 500)}`);
-    const listed = await page.evaluate(async () => (globalThis as unknown as PageGlobals).sandbar.methods['executions.list']({ limit: 20 }));
-    const id = listed.ok ? (listed.value.items.find((item) => item.codePreview.includes(marker))?.id ?? null) : null;
-    if (!id) problems.push('the run is not in the history (executions.list over IPC)');
-    return { problems, id };
-  } finally {
-    await client.close().catch(() => {});
-  }
-}
-
-/** Read from outside with better-sqlite3 after the app quit: proves the file is a real, complete database. */
-function historyOnDisk(file: string, runId: string | null): string[] {
-  if (!existsSync(file)) return [`${file} does not exist`];
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    if (!tables.some((t) => t.name === 'executions')) return [`no executions table (tables: ${tables.map((t) => t.name).join(', ')})`];
-    if (runId && !db.prepare('SELECT id FROM executions WHERE id = ?').get(runId)) return [`the run ${runId} is not in ${file}`];
-    return [];
-  } finally {
-    db.close();
-  }
 }

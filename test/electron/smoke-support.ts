@@ -2,8 +2,28 @@
 // totals line, polling, the hook's report file, the process table, and a second app instance.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { parseSmokeReport, type SmokeEvent } from '../../electron/shell/smoke-hook.js';
+import type { PreloadApi } from '../../shared/contract.js';
 import { parsePs } from './outside-checks.js';
+
+export const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+
+/** The page's globals as the checks read them (the tests' tsconfig has no DOM types). */
+export type PageGlobals = Record<string, unknown> & {
+  sandbar: PreloadApi;
+  location: { hash: string };
+  document: { querySelector(s: string): { getAttribute(n: string): string | null } | null };
+};
+
+/** A picture for the workflow's artifacts; never a reason to fail. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), timeout: 15_000 }).catch((err: unknown) => {
+    console.log(`# no ${name}.png: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  });
+}
 
 export class Checklist {
   private passed = 0;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-const files = ['smoke-run.ts', 'smoke-support.ts'].map((name) => fileURLToPath(new URL(`../../electron/${name}`, import.meta.url)));
+const files = ['smoke-run.ts', 'smoke-run-python.ts', 'smoke-support.ts'].map((name) => fileURLToPath(new URL(`../../electron/${name}`, import.meta.url)));
 
 /** The argument text of every `.evaluate(` call (balanced parentheses; this code has none in strings). */
 function evaluateBodies(code: string): string[] {
