@@ -154,10 +154,6 @@ export async function runSmoke(electron: string): Promise<number> {
       booted?.historyDriver === 'node:sqlite' ? [] : [`history driver: ${booted ? booted.historyDriver : 'no booted report'}`],
     );
 
-    await list.check('no console errors or Electron security warnings in the window', () => {
-      return consoleProblems([...seen, ...consoleFromMain(reportFile)]);
-    });
-
     await list.check('a second instance hands over to the first and leaves', async () => {
       await launched.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().forEach((w) => w.hide()));
       await waitFor('the window to hide', async () => ((await visibleWindow(launched)) ? null : true), 10_000);
@@ -197,6 +193,9 @@ export async function runSmoke(electron: string): Promise<number> {
       if (!remaining) problems.push(`containers left behind: ${(await ownContainers(sandbox.runtime, pid)).join(', ')}`);
       return problems;
     });
+
+    // After quit, so the whole session counts, unload included.
+    await list.check('no console errors or Electron security warnings in the window, start to quit', () => consoleProblems([...seen, ...consoleFromMain(reportFile)]));
 
     await list.check('the history database on disk was written by the app' + (run.id ? ' and holds the run' : ''), () => historyOnDisk(path.join(home, HISTORY_FILE), run.id));
   } catch (err) {
