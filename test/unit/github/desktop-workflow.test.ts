@@ -86,15 +86,19 @@ describe('.github/workflows/desktop.yml', () => {
     expect(smoke).toBeGreaterThan(unit);
     expect(scripts['test:unit']).toBeDefined();
     expect(scripts['test:electron']).toBeDefined();
-    expect(job.env.SANDBAR_REQUIRE_ELECTRON).toBe('1');
-    // A run through a container is required where Podman is (Linux), and only there.
-    expect(steps[smoke]!.env?.SANDBAR_REQUIRE_RUNTIME).toBe("${{ runner.os == 'Linux' && '1' || '' }}");
+    const env = steps[smoke]!.env ?? {};
+    expect(env.SANDBAR_REQUIRE_ELECTRON).toBe('1');
+    // A run through a container is required where Podman is (Linux), and only there, in the image pulled.
+    expect(env.SANDBAR_REQUIRE_RUNTIME).toBe("${{ runner.os == 'Linux' && '1' || '' }}");
+    expect(env.SANDBAR_IMAGE).toBe('${{ env.SMOKE_IMAGE }}');
+    // The unit tests run in a plain environment: nothing Sandbar reads is set for the whole job.
+    expect(Object.keys(job.env).filter((name) => name.startsWith('SANDBAR_'))).toEqual([]);
   });
 
   it('gives Linux Podman, Xvfb and the sandbox image before the smoke test', () => {
     const linux = stepIndex((s) => s.if === "runner.os == 'Linux'" && /apt-get install -y podman xvfb/.test(s.run ?? ''));
     expect(linux).toBeGreaterThanOrEqual(0);
-    expect(steps[linux]!.run).toContain('podman pull "$SANDBAR_IMAGE"');
+    expect(steps[linux]!.run).toContain('podman pull "$SMOKE_IMAGE"');
     expect(linux).toBeLessThan(stepIndex((s) => s.run === 'npm run test:electron'));
   });
 
