@@ -1,6 +1,7 @@
 // Electron entry: one instance, the app scheme, the engine (sandbar-app), IPC, window and tray; launch at
 // login from settings; on quit, finish runs and remove every container before exiting. Composition only.
 import './lean-heap.js';
+import { appendFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { sandbarHome } from './settings/paths.js';
 import { CONFIRM_BUTTON, hostExecDialog } from './shell/host-exec-dialog.js';
 import { setLinuxAutostart } from './shell/linux-autostart.js';
 import { isTrustedSender } from './shell/sender-check.js';
+import { smokeHookFrom, smokeReporter, type SmokeReport } from './shell/smoke-hook.js';
 import { followLaunchAtLogin, TrayController } from './shell/tray-controller.js';
 import { ElectronTray } from './tray.js';
 import { PanelWindow, registerAppScheme, servePanel } from './window.js';
@@ -40,6 +42,11 @@ const home = sandbarHome(env);
 app.setPath('userData', path.join(home, 'electron'));
 registerAppScheme();
 app.enableSandbox();
+// Only `npm run test:electron` sets this, and only a checkout honours it (shell/smoke-hook.ts): it writes
+// what the main process sees to a file in the test's home and changes nothing the app exposes.
+const smoke = smokeHookFrom({ env, isPackaged: app.isPackaged, home, path });
+if (!smoke.enabled && smoke.refused) log.warn(smoke.refused);
+const report: SmokeReport = smoke.enabled ? smokeReporter((line) => appendFileSync(smoke.file, line)) : () => {};
 
 if (process.argv.includes(STDIO_FLAG)) {
   // Started by an MCP client that only launches commands: no window, no tray, no lock. It joins the
@@ -50,6 +57,7 @@ if (process.argv.includes(STDIO_FLAG)) {
     .finally(() => app.exit(0));
 } else if (!app.requestSingleInstanceLock()) {
   // The running instance shows its window ('second-instance'); this one just leaves.
+  report({ event: 'second-instance-exit', pid: process.pid });
   app.quit();
 } else {
   boot().catch((err: unknown) => {
@@ -73,6 +81,12 @@ async function boot(): Promise<void> {
   });
 
   applySecurityGuards(app, session.defaultSession, (message) => log.warn(message));
+  // Every console message from the first one on, which a test attaching later could miss.
+  if (smoke.enabled) {
+    app.on('web-contents-created', (_event, contents) => {
+      contents.on('console-message', (details) => report({ event: 'console', level: details.level, message: details.message, source: details.sourceId, line: details.lineNumber }));
+    });
+  }
   servePanel(PANEL_DIR);
   const transport = registerIpcTransport({
     ipcMain,
@@ -94,7 +108,10 @@ async function boot(): Promise<void> {
     log: (message) => log.warn(message),
   });
 
-  app.on('second-instance', () => panel.show());
+  app.on('second-instance', () => {
+    report({ event: 'second-instance' });
+    panel.show();
+  });
   app.on('activate', () => panel.show());
   // A tray app: closing the window does not quit.
   app.on('window-all-closed', () => {});
@@ -106,14 +123,18 @@ async function boot(): Promise<void> {
     if (exiting) return;
     exiting = true;
     event.preventDefault();
+    report({ event: 'quitting' });
     void (async () => {
       controller.dispose();
       settingsFeed?.close();
+      let failure: string | null = null;
       try {
         await sandbar.dispose(QUIT_GRACE_MS);
       } catch (err) {
-        log.error(`shutdown: ${err instanceof Error ? err.message : String(err)}`);
+        failure = err instanceof Error ? err.message : String(err);
+        log.error(`shutdown: ${failure}`);
       }
+      report({ event: 'disposed', error: failure });
       transport.dispose();
       tray.destroy();
       app.exit(0);
@@ -129,6 +150,9 @@ async function boot(): Promise<void> {
     log.error(`engine failed to start: ${err instanceof Error ? err.message : String(err)}`);
   }
   await controller.start();
+  if (smoke.enabled) {
+    report({ event: 'booted', pid: process.pid, historyDriver: sandbar.core.history.health().driver, endpoint: sandbar.endpoint.listening ? sandbar.endpoint.url : null });
+  }
   // Login items exist on macOS and Windows; Linux desktops start XDG autostart entries instead.
   const launch = app.isPackaged ? { command: process.execPath, args: [HIDDEN_FLAG] } : { command: process.execPath, args: [app.getAppPath(), HIDDEN_FLAG] };
   settingsFeed = await followLaunchAtLogin(

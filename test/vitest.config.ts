@@ -11,7 +11,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], testTimeout: 20_000 },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          testTimeout: 20_000,
+          // GitHub's workflow parser imports its schema as JSON without an import attribute, which Node 20
+          // refuses: let Vite load it instead.
+          server: { deps: { inline: ['@actions/workflow-parser'] } },
+        },
       },
       {
         extends: true,

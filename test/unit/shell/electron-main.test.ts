@@ -1,10 +1,12 @@
 // electron/main.ts composition, with Electron and the engine faked: one instance, userData under
 // SANDBAR_HOME, IPC handlers, tray and window, launch at login, and a quit that disposes before exiting.
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { METHOD_NAMES } from '../../../shared/contract.js';
+import { parseSmokeReport } from '../../../electron/shell/smoke-hook.js';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
 import { FakeRouter } from './fake-router.js';
 
@@ -273,5 +275,63 @@ describe('electron/main.ts', () => {
     expect(fakes.state.app.setLoginItemSettings).not.toHaveBeenCalled();
     sandbar.router.emit('settings.changed', { settings: { ...DEFAULT_SETTINGS, launchAtLogin: false }, changed: ['launchAtLogin'] });
     expect(existsSync(entry)).toBe(false);
+  });
+
+  describe('the smoke-test hook (SANDBAR_SMOKE_REPORT)', () => {
+    function smokeSandbar() {
+      const sandbar = freshSandbar(false);
+      Object.assign(sandbar, { core: { history: { health: () => ({ driver: 'node:sqlite' }) } }, endpoint: { listening: true, url: 'http://127.0.0.1:4321/mcp' } });
+      return sandbar;
+    }
+    const events = (file: string) => (existsSync(file) ? parseSmokeReport(readFileSync(file, 'utf8')).map((e) => e.event) : []);
+
+    it('reports boot, console messages from the first page on, hand-overs and the quit clean-up', async () => {
+      const file = path.join(home, 'report.jsonl');
+      vi.stubEnv('SANDBAR_SMOKE_REPORT', file);
+      smokeSandbar();
+      await loadMain();
+      await vi.waitFor(() => expect(events(file)).toContain('booted'));
+      const booted = parseSmokeReport(readFileSync(file, 'utf8')).find((e) => e.event === 'booted');
+      expect(booted).toMatchObject({ pid: process.pid, historyDriver: 'node:sqlite', endpoint: 'http://127.0.0.1:4321/mcp' });
+
+      const contents = Object.assign(new EventEmitter(), { setWindowOpenHandler: vi.fn() });
+      fakes.state.app.emit('web-contents-created', {}, contents);
+      contents.emit('console-message', { level: 'error', message: 'boom', sourceId: 'app://sandbar/assets/x.js', lineNumber: 3 });
+      fakes.state.app.emit('second-instance');
+      fakes.state.app.quit();
+      await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(0));
+      const report = parseSmokeReport(readFileSync(file, 'utf8'));
+      expect(report.find((e) => e.event === 'console')).toMatchObject({ level: 'error', message: 'boom', source: 'app://sandbar/assets/x.js', line: 3 });
+      expect(report.map((e) => e.event)).toEqual(['booted', 'console', 'second-instance', 'quitting', 'disposed']);
+      expect(report.at(-1)).toMatchObject({ event: 'disposed', error: null });
+    });
+
+    it('a second instance reports that it leaves for the lock holder', async () => {
+      const file = path.join(home, 'report.jsonl');
+      vi.stubEnv('SANDBAR_SMOKE_REPORT', file);
+      fakes.state.app.lock = false;
+      await loadMain();
+      expect(parseSmokeReport(readFileSync(file, 'utf8'))).toMatchObject([{ event: 'second-instance-exit', pid: process.pid }]);
+    });
+
+    it('is ignored in a packaged app, and adds no listener when unset', async () => {
+      const file = path.join(home, 'report.jsonl');
+      vi.stubEnv('SANDBAR_SMOKE_REPORT', file);
+      fakes.state.app.isPackaged = true;
+      smokeSandbar();
+      await loadMain();
+      await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+      fakes.state.app.emit('second-instance');
+      expect(existsSync(file)).toBe(false);
+      // The security guards' listener only: nothing listens to page consoles.
+      expect(fakes.state.app.listenerCount('web-contents-created')).toBe(1);
+    });
+
+    it('without the variable, the app registers only its own web-contents listener', async () => {
+      smokeSandbar();
+      await loadMain();
+      await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+      expect(fakes.state.app.listenerCount('web-contents-created')).toBe(1);
+    });
   });
 });
