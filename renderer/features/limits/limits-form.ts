@@ -16,6 +16,7 @@ export interface LimitsDraft {
   /** KiB per stream. */
   outputCapKiB: string;
   concurrency: string;
+  queueLimit: string;
   poolSize: string;
   image: string;
   outputMode: string;
@@ -32,6 +33,7 @@ export const FIELD_PATHS: Record<FieldKey, string> = {
   maxTimeoutSec: 'limits.maxTimeoutSec',
   outputCapKiB: 'limits.outputCapBytes',
   concurrency: 'concurrency',
+  queueLimit: 'queueLimit',
   poolSize: 'poolSize',
   image: 'image',
   outputMode: 'outputMode',
@@ -51,6 +53,7 @@ export function draftFromSettings(s: Settings): LimitsDraft {
     maxTimeoutSec: String(s.limits.maxTimeoutSec),
     outputCapKiB: String(+(s.limits.outputCapBytes / 1024).toFixed(3)),
     concurrency: String(s.concurrency),
+    queueLimit: String(s.queueLimit),
     poolSize: String(s.poolSize),
     image: s.image,
     outputMode: s.outputMode,
@@ -78,6 +81,7 @@ export function settingsFromDraft(draft: LimitsDraft, base: Settings): unknown {
       outputCapBytes: Number.isNaN(kib) ? kib : Math.round(kib * 1024),
     },
     concurrency: parseNumberText(draft.concurrency),
+    queueLimit: parseNumberText(draft.queueLimit),
     poolSize: parseNumberText(draft.poolSize),
     image: draft.image,
     outputMode: draft.outputMode,

@@ -17,7 +17,7 @@ const draft = (patch: Partial<ReturnType<typeof draftFromSettings>> = {}) => ({ 
 
 describe('limits form: drafts', () => {
   it('shows settings as text, the output cap in KiB and "all CPUs" as empty', () => {
-    expect(draftFromSettings(base)).toMatchObject({ memory: '512m', pids: '128', cpus: '', timeoutSec: '30', maxTimeoutSec: '120', outputCapKiB: '1024', poolSize: '2', concurrency: '4', outputMode: 'compact' });
+    expect(draftFromSettings(base)).toMatchObject({ memory: '512m', pids: '128', cpus: '', timeoutSec: '30', maxTimeoutSec: '120', outputCapKiB: '1024', poolSize: '2', concurrency: '4', queueLimit: '64', outputMode: 'compact' });
   });
 
   it('reads numbers strictly', () => {
@@ -44,7 +44,8 @@ describe('limits form: validation with the shared schema', () => {
   });
 
   it('says "must be a number" for text in a number box, and keeps settings-level messages', () => {
-    const v = validateDraft(draft({ pids: 'lots', poolSize: '40', concurrency: '2.5' }), base);
+    const v = validateDraft(draft({ pids: 'lots', poolSize: '40', concurrency: '2.5', queueLimit: '-1' }), base);
+    expect(v.errors.queueLimit).toBe('must be at least 0');
     expect(v.errors.pids).toBe('must be a number');
     expect(v.errors.poolSize).toBe('must be at most 16');
     expect(v.errors.concurrency).toBe('must be a whole number');
