@@ -13,7 +13,11 @@ try {
   hasNodeSqlite = false;
 }
 
-describe('driver contract: better-sqlite3', () => driverContract(openBetterSqlite));
+// The Node 22 pass (test/node22/history-suites.mjs) is about node:sqlite; better-sqlite3 is built for Node 20.
+const nodeSqlitePass = process.env.SANDBAR_HISTORY_TEST_DRIVER === 'node:sqlite';
+if (nodeSqlitePass && !hasNodeSqlite) throw new Error(`the node:sqlite pass needs Node 22.5 or later; this is ${process.version}`);
+
+describe.skipIf(nodeSqlitePass)('driver contract: better-sqlite3', () => driverContract(openBetterSqlite));
 
 describe.skipIf(!hasNodeSqlite)('driver contract: node:sqlite', () => driverContract(openNodeSqlite));
 

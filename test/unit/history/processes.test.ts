@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 function child(args: string[], stdin: 'ignore' | 'pipe' = 'ignore'): { proc: ChildProcess; line: Promise<string>; done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: [stdin, 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: [stdin, 'pipe', 'pipe'] });
   children.push(proc);
   let stdout = '';
   let stderr = '';
