@@ -81,6 +81,8 @@ export interface PoolState {
   ready: number;
   starting: number;
   lastError: string | null;
+  /** A spec change (limits, image, runtime) drained the pool and it is not full again yet. */
+  refilling: boolean;
 }
 
 export type EngineEvent =

@@ -35,6 +35,8 @@ export class WarmPool {
   private refillTimer: NodeJS.Timeout | undefined;
   private lastError: string | null = null;
   private disposed = false;
+  /** Set when a spec change drains the pool, cleared when it is full again: the panel shows it as is. */
+  private refilling = false;
 
   constructor(
     private readonly factory: ContainerFactory,
@@ -46,8 +48,10 @@ export class WarmPool {
   configure(spec: ContainerSpec, options: Partial<PoolOptions> = {}): void {
     this.options = { ...this.options, ...options };
     const changed = !this.spec || specKey(this.spec) !== specKey(spec);
+    const replacing = changed && this.spec !== undefined;
     this.spec = spec;
     if (changed) this.drainIdle();
+    if (replacing && this.options.size > 0) this.refilling = true;
     this.trim();
     this.refill();
     this.changed();
@@ -55,7 +59,7 @@ export class WarmPool {
 
   snapshot(): PoolSnapshot {
     const ready = this.slots.filter((s) => s.container).length;
-    return { size: this.options.size, ready, starting: this.slots.length - ready, lastError: this.lastError };
+    return { size: this.options.size, ready, starting: this.slots.length - ready, lastError: this.lastError, refilling: this.refilling };
   }
 
   /**
@@ -185,6 +189,7 @@ export class WarmPool {
   }
 
   private changed(): void {
+    if (this.slots.filter((s) => s.container).length >= this.options.size) this.refilling = false;
     if (!this.disposed) this.options.onChange?.();
   }
 

@@ -49,7 +49,7 @@ export function createFakeApi(): SandbarApi {
   let queued = mode === 'empty' ? [] : data.fakeQueued(now);
   const recent = mode === 'empty' ? [] : data.fakeRecent(now);
   let paused = false;
-  let pool = { size: 2, ready: 2, starting: 0, lastError: null as string | null };
+  let pool = { size: 2, ready: 2, starting: 0, lastError: null as string | null, refilling: false };
   let view = data.fakeSettingsView();
   const health = data.fakeHealth(mode === 'broken', now);
   let servers = data.fakeServers();
@@ -82,11 +82,11 @@ export function createFakeApi(): SandbarApi {
   }, 400);
 
   const refillPool = () => {
-    pool = { ...pool, ready: 0, starting: pool.size };
+    pool = { ...pool, ready: 0, starting: pool.size, refilling: true };
     liveChanged();
     for (let i = 1; i <= pool.size; i++) {
       setTimeout(() => {
-        pool = { ...pool, ready: i, starting: pool.size - i };
+        pool = { ...pool, ready: i, starting: pool.size - i, refilling: i < pool.size };
         liveChanged();
       }, 1_200 * i);
     }

@@ -8,7 +8,7 @@ import { useHealthStore } from './health-store.js';
 import { useLiveStore } from './live-store.js';
 import { useOutputStore } from './output-store.js';
 import { useServersStore } from './servers-store.js';
-import { changeRefillsPool, useSettingsStore } from './settings-store.js';
+import { useSettingsStore } from './settings-store.js';
 
 export interface Bridge {
   /** Fetches every snapshot again (live, settings, health, servers, endpoint). */
@@ -24,15 +24,12 @@ export interface BridgeOptions {
   connection?: ConnectionSource;
   /** A missed event triggers one snapshot fetch after this delay (events in flight settle first). */
   resyncDelayMs?: number;
-  /** How long a requested pool refill may wait for the pool to drain before it is considered not needed. */
-  refillGraceMs?: number;
 }
 
 const warn = (what: string) => (err: unknown) => console.warn(`sandbar: ${what} failed:`, err instanceof Error ? err.message : err);
 
 export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridge {
   const resyncDelayMs = options.resyncDelayMs ?? 250;
-  const refillGraceMs = options.refillGraceMs ?? 5_000;
   const offs: (() => void)[] = [];
   const watchers = new Map<string, number>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -99,10 +96,6 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
     api.on('health.changed', (e) => useHealthStore.getState().healthChanged(e)),
     api.on('settings.changed', (e) => {
       if (!useSettingsStore.getState().settingsChanged(e)) void loadSettings();
-      if (changeRefillsPool(e.changed)) {
-        live().refillRequested();
-        later(() => live().refillTimedOut(), refillGraceMs);
-      }
     }),
     api.on('server.state', (e) => useServersStore.getState().serverState(e)),
     api.on('image.pullProgress', (e) => useHealthStore.getState().imagePullProgress(e)),

@@ -5,8 +5,6 @@ import type { ExecutionSummary, PoolState } from '../../shared/execution.js';
 
 export const RECENT_LIMIT = 20;
 
-/** After a change of limits or image the pool drains and refills: requested → refilling → idle. */
-export type RefillPhase = 'idle' | 'requested' | 'refilling';
 
 interface LiveData {
   loaded: boolean;
@@ -18,7 +16,6 @@ interface LiveData {
   memoryLimitBytes: number | null;
   /** Proxied tool calls per execution seen while it ran. */
   toolCalls: Record<string, number>;
-  refill: RefillPhase;
 }
 
 interface LiveActions {
@@ -32,9 +29,6 @@ interface LiveActions {
   /** False when the counts disagree with the lists here (a missed event): the caller fetches a snapshot. */
   liveChanged(event: Events['live.changed']): boolean;
   pausedSet(paused: boolean): void;
-  refillRequested(): void;
-  /** The pool never drained after a request (nothing needed restarting): stop saying it refills. */
-  refillTimedOut(): void;
   reset(): void;
 }
 
@@ -45,26 +39,16 @@ const initial: LiveData = {
   running: [],
   queued: [],
   recent: [],
-  pool: { size: 0, ready: 0, starting: 0, lastError: null },
+  pool: { size: 0, ready: 0, starting: 0, lastError: null, refilling: false },
   paused: false,
   memoryLimitBytes: null,
   toolCalls: {},
-  refill: 'idle',
 };
-
-const poolFull = (pool: PoolState) => pool.starting === 0 && pool.ready >= pool.size;
-
-function nextRefill(phase: RefillPhase, pool: PoolState): RefillPhase {
-  if (phase === 'idle') return 'idle';
-  if (pool.size === 0) return 'idle';
-  if (!poolFull(pool)) return 'refilling';
-  return phase === 'refilling' ? 'idle' : phase;
-}
 
 export const useLiveStore = create<LiveState>()((set, get) => ({
   ...initial,
   snapshotLoaded: (s) =>
-    set((state) => ({
+    set(() => ({
       loaded: true,
       running: s.running,
       queued: s.queued,
@@ -72,7 +56,6 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
       pool: s.pool,
       paused: s.paused,
       memoryLimitBytes: s.memoryLimitBytes,
-      refill: nextRefill(state.refill, s.pool),
     })),
   executionQueued: ({ execution }) =>
     set((state) =>
@@ -114,12 +97,10 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
   executionToolCall: ({ call }) =>
     set((state) => ({ toolCalls: { ...state.toolCalls, [call.executionId]: (state.toolCalls[call.executionId] ?? 0) + 1 } })),
   liveChanged: ({ paused, pool, running, queued }) => {
-    set((state) => ({ paused, pool, refill: nextRefill(state.refill, pool) }));
+    set({ paused, pool });
     const state = get();
     return state.running.length === running && state.queued.length === queued;
   },
   pausedSet: (paused) => set({ paused }),
-  refillRequested: () => set((state) => ({ refill: state.pool.size === 0 ? 'idle' : poolFull(state.pool) ? 'requested' : 'refilling' })),
-  refillTimedOut: () => set((state) => (state.refill === 'requested' ? { refill: 'idle' } : {})),
   reset: () => set({ ...initial }),
 }));

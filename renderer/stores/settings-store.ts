@@ -24,8 +24,3 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   },
   reset: () => set({ view: null, lastChanged: [] }),
 }));
-
-/** Changes after which the warm pool drains and refills. */
-export function changeRefillsPool(changed: readonly string[]): boolean {
-  return changed.some((p) => p.startsWith('limits.') || p === 'limits' || ['image', 'poolSize', 'runtime', 'seccomp', 'ociRuntime'].includes(p));
-}

@@ -9,9 +9,9 @@ import { useLimitsForm } from './use-limits-form.js';
 import './limits.css';
 
 function RefillBanner() {
-  const refill = useLiveStore((s) => s.refill);
+  // The server says when the pool refills (a spec change drained it); nothing here re-derives that rule.
   const pool = useLiveStore((s) => s.pool);
-  if (refill === 'idle') return null;
+  if (!pool.refilling) return null;
   return (
     <div className="banner banner-info" role="status">
       <Spinner />

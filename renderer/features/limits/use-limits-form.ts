@@ -2,8 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SettingsView } from '../../../shared/contract.js';
 import { ApiCallError, api, describeError } from '../../api/index.js';
-import { useLiveStore } from '../../stores/live-store.js';
-import { changeRefillsPool, useSettingsStore } from '../../stores/settings-store.js';
+import { useSettingsStore } from '../../stores/settings-store.js';
 import { toast } from '../../stores/ui-store.js';
 import {
   buildPatch,
@@ -83,7 +82,6 @@ export function useLimitsForm(view: SettingsView): LimitsForm {
     try {
       const change = await api.call('settings.update', { patch });
       useSettingsStore.getState().settingsChanged(change);
-      if (changeRefillsPool(change.changed)) useLiveStore.getState().refillRequested();
       toast('ok', paths.length === 1 ? 'Applied 1 change.' : `Applied ${paths.length} changes.`);
     } catch (err) {
       if (err instanceof ApiCallError && err.fields) {

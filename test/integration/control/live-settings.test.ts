@@ -30,10 +30,15 @@ describe.skipIf(!sandbox.available)('settings applied live', () => {
     const [before] = containersOf(owner);
     expect(memoryLimitOf(before!)).toBe(512 * 1024 ** 2);
 
+    // A change that leaves containers as they are (the default timeout) is not a refill.
+    await api.value('settings.update', { patch: { limits: { timeoutSec: 20 } } });
+    expect(t.app.core.engine.snapshot().pool.refilling).toBe(false);
     await api.value('settings.update', { patch: { limits: { memory: '256m' } } });
-    // The panel sees the refill happen: a pool state with a container starting, then ready again.
-    await api.next('live.changed', (e) => e.pool.starting > 0);
+    // The panel sees the refill as the server owns it: refilling while a container starts, then not.
+    await api.next('live.changed', (e) => e.pool.refilling && e.pool.starting > 0);
     expect(await waitFor(() => t.app.core.engine.snapshot().pool.ready === 1 && !containersOf(owner).includes(before!), 60_000)).toBe(true);
+    expect(t.app.core.engine.snapshot().pool.refilling).toBe(false);
+    await api.next('live.changed', (e) => !e.pool.refilling && e.pool.ready === 1);
     const [after] = containersOf(owner);
     expect(memoryLimitOf(after!)).toBe(256 * 1024 ** 2);
 

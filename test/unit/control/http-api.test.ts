@@ -294,7 +294,7 @@ describe('HttpApi event stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const connection = router.connections[0]!;
     expect(connection.close).not.toHaveBeenCalled();
-    connection.send({ event: 'live.changed', seq: 1, data: { paused: false, pool: { size: 1, ready: 1, starting: 0, lastError: null }, running: 0, queued: 0 } });
+    connection.send({ event: 'live.changed', seq: 1, data: { paused: false, pool: { size: 1, ready: 1, starting: 0, lastError: null, refilling: false }, running: 0, queued: 0 } });
     await vi.waitFor(() => expect(parseFrames(stream.text())).toHaveLength(2));
     stream.close();
   });

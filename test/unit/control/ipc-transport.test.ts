@@ -149,7 +149,7 @@ describe('registerIpcTransport', () => {
     const { ipcMain, router, transport } = setup();
     const contents = new FakeWebContents(7);
     const attachment = transport.attachWindow(contents);
-    router.emit('live.changed', { paused: false, running: 1, queued: 0, pool: { size: 2, ready: 1, starting: 0, lastError: null } });
+    router.emit('live.changed', { paused: false, running: 1, queued: 0, pool: { size: 2, ready: 1, starting: 0, lastError: null, refilling: false } });
     expect(contents.sent).toHaveLength(1);
     expect(contents.sent[0]?.channel).toBe(ipcChannel.event);
     expect((contents.sent[0]?.message as EventMessage).event).toBe('live.changed');

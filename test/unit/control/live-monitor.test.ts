@@ -17,7 +17,7 @@ class FakeEngine {
   currentConfig = { limits: { memory: '512m' } };
   running: RunningEntry[] = [];
   queued: ExecutionSummary[] = [];
-  pool: PoolState = { size: 2, ready: 2, starting: 0, lastError: null };
+  pool: PoolState = { size: 2, ready: 2, starting: 0, lastError: null, refilling: false };
 
   subscribe(listener: (event: EngineEvent) => void): () => void {
     this.listeners.add(listener);
@@ -169,14 +169,14 @@ describe('LiveMonitor broadcasts', () => {
 
   it('sends live.changed on pool and pause changes, from the engine state', () => {
     const { engine, sent, of } = setup();
-    engine.pool = { size: 3, ready: 1, starting: 2, lastError: 'pull failed' };
+    engine.pool = { size: 3, ready: 1, starting: 2, lastError: 'pull failed', refilling: false };
     engine.emit({ type: 'poolChanged', pool: engine.pool });
     engine.paused = true;
     engine.emit({ type: 'pausedChanged', paused: true });
     expect(sent.map((s) => s.event)).toEqual(['live.changed', 'live.changed']);
     expect(of('live.changed')).toEqual([
-      { paused: false, pool: { size: 3, ready: 1, starting: 2, lastError: 'pull failed' }, running: 0, queued: 0 },
-      { paused: true, pool: { size: 3, ready: 1, starting: 2, lastError: 'pull failed' }, running: 0, queued: 0 },
+      { paused: false, pool: { size: 3, ready: 1, starting: 2, lastError: 'pull failed', refilling: false }, running: 0, queued: 0 },
+      { paused: true, pool: { size: 3, ready: 1, starting: 2, lastError: 'pull failed', refilling: false }, running: 0, queued: 0 },
     ]);
   });
 

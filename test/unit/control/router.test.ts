@@ -52,7 +52,7 @@ function setup() {
   return { table, log, router };
 }
 
-const POOL: PoolState = { size: 1, ready: 1, starting: 0, lastError: null };
+const POOL: PoolState = { size: 1, ready: 1, starting: 0, lastError: null, refilling: false };
 
 /** A connection that records what it receives. */
 function listen(router: ControlRouter) {

@@ -26,15 +26,15 @@ describe('service health rows', () => {
   });
 
   it('pool: counts, off when size 0, warn with the start failure, warn while paused', () => {
-    expect(poolCheck({ size: 2, ready: 1, starting: 1, lastError: null }, { running: 3, queued: 2, paused: false })).toMatchObject({
+    expect(poolCheck({ size: 2, ready: 1, starting: 1, lastError: null, refilling: false }, { running: 3, queued: 2, paused: false })).toMatchObject({
       status: 'ok',
       detail: 'Pool 1 of 2 containers ready, 1 starting. 3 running, 2 queued',
     });
-    expect(poolCheck({ size: 0, ready: 0, starting: 0, lastError: null }, { running: 0, queued: 0, paused: false }).detail).toMatch(/off/);
-    const failing = poolCheck({ size: 2, ready: 0, starting: 0, lastError: 'image missing' }, { running: 0, queued: 0, paused: false });
+    expect(poolCheck({ size: 0, ready: 0, starting: 0, lastError: null, refilling: false }, { running: 0, queued: 0, paused: false }).detail).toMatch(/off/);
+    const failing = poolCheck({ size: 2, ready: 0, starting: 0, lastError: 'image missing', refilling: false }, { running: 0, queued: 0, paused: false });
     expect(failing).toMatchObject({ status: 'warn' });
     expect(failing.detail).toContain('image missing');
-    expect(poolCheck({ size: 1, ready: 1, starting: 0, lastError: null }, { running: 0, queued: 0, paused: true }).status).toBe('warn');
+    expect(poolCheck({ size: 1, ready: 1, starting: 0, lastError: null, refilling: false }, { running: 0, queued: 0, paused: true }).status).toBe('warn');
   });
 
   it('servers: a summary by state and policy; crashed ones named with their error', () => {

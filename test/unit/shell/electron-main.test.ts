@@ -134,7 +134,7 @@ const platform = process.platform;
 
 function freshSandbar(launchAtLogin = true) {
   const router = new FakeRouter({
-    'live.snapshot': { ok: true, value: { running: [], queued: [], recent: [], pool: { size: 0, ready: 0, starting: 0, lastError: null }, paused: false, memoryLimitBytes: 1 } },
+    'live.snapshot': { ok: true, value: { running: [], queued: [], recent: [], pool: { size: 0, ready: 0, starting: 0, lastError: null, refilling: false }, paused: false, memoryLimitBytes: 1 } },
     'health.get': { ok: true, value: null },
     'endpoint.info': { ok: true, value: { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 } },
     'settings.get': { ok: true, value: { settings: { ...DEFAULT_SETTINGS, launchAtLogin }, defaults: DEFAULT_SETTINGS, locked: [], file: '/s' } },

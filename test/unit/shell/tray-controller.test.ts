@@ -8,7 +8,7 @@ import { followLaunchAtLogin, TrayController, type TrayView } from '../../../ele
 import type { TrayMenuItem, TrayState } from '../../../electron/shell/tray-model.js';
 import { FakeRouter } from './fake-router.js';
 
-const pool = { size: 2, ready: 2, starting: 0, lastError: null };
+const pool = { size: 2, ready: 2, starting: 0, lastError: null, refilling: false };
 
 function health(ok: boolean, failing?: { label: string; detail: string }): HealthReport {
   return {

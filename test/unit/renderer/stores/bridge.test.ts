@@ -27,7 +27,7 @@ function fakeApi(): FakeApi {
 }
 
 let bridge: Bridge | null = null;
-const start = (api: FakeApi, connection?: FakeConnection) => (bridge = startBridge(api, { connection, resyncDelayMs: 5, refillGraceMs: 30 }));
+const start = (api: FakeApi, connection?: FakeConnection) => (bridge = startBridge(api, { connection, resyncDelayMs: 5 }));
 
 beforeEach(() => {
   resetStores();
@@ -68,7 +68,7 @@ describe('bridge', () => {
     await start(api).refresh();
     const before = api.callsOf('live.snapshot').length;
     api.emit('execution.started', { type: 'started', id: 'never-queued', at: 1, containerName: 'c', warm: false });
-    api.emit('live.changed', { paused: false, pool: { size: 2, ready: 2, starting: 0, lastError: null }, running: 3, queued: 0 });
+    api.emit('live.changed', { paused: false, pool: { size: 2, ready: 2, starting: 0, lastError: null, refilling: false }, running: 3, queued: 0 });
     await vi.waitFor(() => expect(api.callsOf('live.snapshot').length).toBe(before + 1));
     await new Promise((r) => setTimeout(r, 20));
     expect(api.callsOf('live.snapshot').length).toBe(before + 1);
@@ -78,7 +78,7 @@ describe('bridge', () => {
     const api = fakeApi();
     await start(api).refresh();
     const before = api.callsOf('live.snapshot').length;
-    api.emit('live.changed', { paused: true, pool: { size: 2, ready: 1, starting: 1, lastError: null }, running: 0, queued: 0 });
+    api.emit('live.changed', { paused: true, pool: { size: 2, ready: 1, starting: 1, lastError: null, refilling: false }, running: 0, queued: 0 });
     await new Promise((r) => setTimeout(r, 20));
     expect(api.callsOf('live.snapshot').length).toBe(before);
     expect(useLiveStore.getState().paused).toBe(true);
@@ -142,7 +142,7 @@ describe('bridge', () => {
     await vi.waitFor(() => expect(api.callsOf('health.get').length).toBe(before + 1));
   });
 
-  it('marks a pool refill after a limits change, and fetches settings it did not have', async () => {
+  it('fetches settings it did not have after a change, and leaves the pool to the server', async () => {
     const api = fakeApi().handle('settings.get', () => view);
     const b = start(api);
     await b.refresh();
@@ -150,10 +150,8 @@ describe('bridge', () => {
     useSettingsStore.getState().reset();
     const gets = api.callsOf('settings.get').length;
     api.emit('settings.changed', { settings: { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits, memory: '1g' } }, changed: ['limits.memory'] });
-    expect(useLiveStore.getState().refill).toBe('requested');
+    expect(useLiveStore.getState().pool.refilling).toBe(false);
     await vi.waitFor(() => expect(api.callsOf('settings.get').length).toBe(gets + 1));
-    // Nothing drained: the request lapses after the grace period.
-    await vi.waitFor(() => expect(useLiveStore.getState().refill).toBe('idle'));
   });
 
   it('routes health, server, image and endpoint events to their stores', async () => {

@@ -31,5 +31,5 @@ export function finished(id: string, extra: Partial<FinishedExecution> = {}): Fi
 }
 
 export function snapshot(extra: Partial<LiveSnapshot> = {}): LiveSnapshot {
-  return { running: [], queued: [], recent: [], pool: { size: 2, ready: 2, starting: 0, lastError: null }, paused: false, memoryLimitBytes: 512 * 1024 ** 2, ...extra };
+  return { running: [], queued: [], recent: [], pool: { size: 2, ready: 2, starting: 0, lastError: null, refilling: false }, paused: false, memoryLimitBytes: 512 * 1024 ** 2, ...extra };
 }

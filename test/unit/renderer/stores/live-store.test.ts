@@ -4,7 +4,7 @@ import { finished, running, snapshot, summary } from './fixtures.js';
 import { resetStores } from './reset.js';
 
 const live = () => useLiveStore.getState();
-const pool = (ready: number, starting: number, size = 2) => ({ size, ready, starting, lastError: null });
+const pool = (ready: number, starting: number, size = 2) => ({ size, ready, starting, lastError: null, refilling: false });
 
 beforeEach(resetStores);
 
@@ -64,25 +64,11 @@ describe('live store', () => {
     expect(live().liveChanged({ paused: true, pool: pool(2, 0), running: 2, queued: 0 })).toBe(false);
   });
 
-  it('follows a pool refill: requested → refilling → idle', () => {
+  it('takes the pool as the server reports it, refill included (nothing re-derived here)', () => {
     live().snapshotLoaded(snapshot({ pool: pool(2, 0) }));
-    live().refillRequested();
-    expect(live().refill).toBe('requested');
-    live().liveChanged({ paused: false, pool: pool(0, 2), running: 0, queued: 0 });
-    expect(live().refill).toBe('refilling');
-    live().liveChanged({ paused: false, pool: pool(1, 1), running: 0, queued: 0 });
-    expect(live().refill).toBe('refilling');
+    live().liveChanged({ paused: false, pool: { ...pool(0, 2), refilling: true }, running: 0, queued: 0 });
+    expect(live().pool.refilling).toBe(true);
     live().liveChanged({ paused: false, pool: pool(2, 0), running: 0, queued: 0 });
-    expect(live().refill).toBe('idle');
-  });
-
-  it('drops a refill request the pool never acted on, and ignores one with the pool off', () => {
-    live().snapshotLoaded(snapshot({ pool: pool(2, 0) }));
-    live().refillRequested();
-    live().refillTimedOut();
-    expect(live().refill).toBe('idle');
-    live().snapshotLoaded(snapshot({ pool: pool(0, 0, 0) }));
-    live().refillRequested();
-    expect(live().refill).toBe('idle');
+    expect(live().pool.refilling).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.js';
 import { useHealthStore } from '../../../../renderer/stores/health-store.js';
 import { useServersStore } from '../../../../renderer/stores/servers-store.js';
-import { changeRefillsPool, useSettingsStore } from '../../../../renderer/stores/settings-store.js';
+import { useSettingsStore } from '../../../../renderer/stores/settings-store.js';
 import { TOAST_LIMIT, useUiStore } from '../../../../renderer/stores/ui-store.js';
 import { resetStores } from './reset.js';
 
@@ -16,13 +16,6 @@ describe('settings store', () => {
     expect(useSettingsStore.getState().settingsChanged(change)).toBe(true);
     expect(useSettingsStore.getState().view?.settings.poolSize).toBe(5);
     expect(useSettingsStore.getState().lastChanged).toEqual(['poolSize']);
-  });
-
-  it('knows which changes refill the pool', () => {
-    expect(changeRefillsPool(['limits.memory'])).toBe(true);
-    expect(changeRefillsPool(['image'])).toBe(true);
-    expect(changeRefillsPool(['poolSize'])).toBe(true);
-    expect(changeRefillsPool(['outputMode', 'concurrency', 'httpPort'])).toBe(false);
   });
 });
 
