@@ -1,7 +1,7 @@
 // A real `sandbar serve` child process (the built CLI, its own SANDBAR_HOME and a temporary user HOME)
 // and Debian's Chromium: shared by the end-to-end tests and the panel benchmarks (no vitest here).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,10 @@ export interface Served {
   panelUrl: string;
   mcpUrl: string;
   baseUrl: string;
+  /** The panel token (from the link): the control API. */
   token: string;
+  /** The client token (from its file): /mcp. */
+  clientToken: string;
   home: string;
   userHome: string;
   instanceLog(): string;
@@ -66,6 +69,7 @@ export async function startServe(options: { image: string; settings?: Record<str
     baseUrl: url.origin,
     mcpUrl: `${url.origin}/mcp`,
     token: url.hash.replace('#token=', ''),
+    clientToken: readFileSync(path.join(home, 'token'), 'utf8').trim(),
     home,
     userHome,
     instanceLog: () => `${out}\n${err}`,
@@ -82,9 +86,9 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-/** An MCP client on the served endpoint, with the bearer token. */
+/** An MCP client on the served endpoint, with the client token. */
 export async function mcpClient(served: Served, name = 'e2e-agent'): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(served.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(served.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${served.clientToken}` } } });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return client;
