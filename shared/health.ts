@@ -28,6 +28,28 @@ export interface RuntimeReport {
   availableOciRuntimes: string[];
 }
 
+/**
+ * One limit on one backend, as the probe found it: `enforced` (proven), `failed` (should hold but did
+ * not: unsafe), `exception` (a documented limit of this backend or isolation tier: amber, with `reason`),
+ * or `unknown` (not probed).
+ */
+export interface LimitState {
+  state: 'enforced' | 'failed' | 'exception' | 'unknown';
+  detail: string;
+  reason?: string;
+}
+
+/** What the backend in use can enforce, proven by the probe (the Health view's matrix). */
+export interface CapabilityMatrix {
+  backend: 'podman' | 'docker' | 'kubernetes';
+  isolation: 'runc' | 'runsc';
+  rootless: boolean;
+  rootlessNote?: string;
+  lifetimeBackstop: boolean;
+  pauseResume: boolean;
+  limits: Record<EnforcedKey, LimitState>;
+}
+
 export interface HealthReport {
   /** True only when code can run safely: runtime, image and every enforcement check pass. */
   ok: boolean;
@@ -39,4 +61,6 @@ export interface HealthReport {
   /** Proven by the probe container; false when not proven (including when the probe could not run). */
   enforced: Record<EnforcedKey, boolean>;
   checks: HealthCheck[];
+  /** Per limit: enforced, failed, or a documented exception of this backend (absent before a probe). */
+  capabilities?: CapabilityMatrix;
 }

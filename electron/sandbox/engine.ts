@@ -5,7 +5,9 @@ import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary }
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { agentBootModules } from './bootstrap.js';
-import { ContainerFactory, newOwner, type ContainerSpec, type Owner } from './container-factory.js';
+import type { SandboxBackend } from './backend.js';
+import { CliBackend, isSandboxBackend } from './cli-backend.js';
+import { newOwner, type ContainerSpec, type Owner } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
 import { reapOrphans } from './reaper.js';
@@ -61,7 +63,8 @@ interface Job {
 export class Engine {
   readonly owner: Owner;
   private config: EngineConfig;
-  private readonly factory: ContainerFactory;
+  /** Podman, Docker (through their CLI) or Kubernetes: the engine only sees the interface. */
+  readonly backend: SandboxBackend;
   private readonly pool: WarmPool;
   private readonly queue: Job[] = [];
   private readonly running = new Map<string, Job>();
@@ -72,14 +75,15 @@ export class Engine {
   private pausedFlag = false;
 
   constructor(
-    private readonly runtime: ContainerRuntime,
+    runtime: ContainerRuntime | SandboxBackend,
     config: EngineConfig,
     private readonly options: EngineOptions = {},
   ) {
     this.config = config;
     this.owner = options.owner ?? newOwner();
-    this.factory = new ContainerFactory(runtime, this.owner, options.bootModules ?? agentBootModules);
-    this.pool = new WarmPool(this.factory, (containers) => this.destroy(containers), {
+    // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
+    this.backend = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
+    this.pool = new WarmPool(this.backend, (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
@@ -90,7 +94,7 @@ export class Engine {
   /** Removes dead instances' containers, then warms the pool. A missing runtime is not fatal here. */
   async start(): Promise<void> {
     try {
-      await reapOrphans(this.runtime, this.owner);
+      await reapOrphans(this.backend, this.owner);
     } catch {
       // No runtime yet: runs will say so, and health explains it.
     }
@@ -196,7 +200,7 @@ export class Engine {
   /** What every container is started with right now; health and the probe use the same. */
   /** The container command line a run would get with these limits (runtime, image and profile as now). */
   previewArgs(limits: Limits): Promise<string[]> {
-    return this.factory.argsFor({ ...this.spec(), limits }, 'sandbar-<run>');
+    return this.backend.describe({ ...this.spec(), limits }, 'sandbar-<run>');
   }
 
   spec(): ContainerSpec {
@@ -310,7 +314,7 @@ export class Engine {
     const alive = containers.filter((c) => c.isAlive);
     if (alive.length === 0) return;
     try {
-      await this.runtime.killAndRemove(alive.map((c) => c.name));
+      await this.backend.kill(alive.map((c) => c.name));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
     } finally {

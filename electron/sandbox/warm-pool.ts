@@ -2,7 +2,8 @@
 // exactly one execution and is then destroyed; it never carries anything from one run to the next.
 import { errorMessage } from '../../shared/errors.js';
 import type { PoolState } from '../../shared/execution.js';
-import { specKey, type ContainerFactory, type ContainerSpec } from './container-factory.js';
+import type { SandboxBackend } from './backend.js';
+import { specKey, type ContainerSpec } from './container-factory.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 interface Slot {
@@ -37,7 +38,7 @@ export class WarmPool {
   private disposed = false;
 
   constructor(
-    private readonly factory: ContainerFactory,
+    private readonly backend: Pick<SandboxBackend, 'create'>,
     private readonly kill: (containers: SandboxContainer[]) => Promise<void>,
     private options: PoolOptions,
   ) {}
@@ -79,7 +80,7 @@ export class WarmPool {
       }
     }
     this.refillSoon();
-    const container = await this.factory.start(spec, { executionId });
+    const container = await this.backend.create(spec, { executionId });
     return { container, warm: false };
   }
 
@@ -143,7 +144,8 @@ export class WarmPool {
     const idleSec = Math.ceil(this.options.maxIdleMs / 1000);
     const slot: Slot = {
       key: specKey(spec),
-      booting: this.factory.start(spec, {
+      booting: this.backend.create(spec, {
+        warm: true,
         idleTimeoutSec: idleSec + 30,
         maxLifetimeSec: idleSec + this.options.maxRunSec + 60,
       }),
