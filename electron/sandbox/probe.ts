@@ -17,12 +17,14 @@ export type ProbeResult = { ok: true; findings: Record<EnforcedKey, ProbeFinding
 
 export const PROBE_MEMORY_MB = 96;
 export const PROBE_PIDS = 32;
+const NOT_REPORTED = 'not reported by the probe';
 
 const probeSource = () => readFileSync(fileURLToPath(new URL('./agent/probe.py', import.meta.url)), 'utf8');
 
 /** Pure: reads the probe's one result line out of its stdout. */
 export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFinding> | null {
-  const line = stdout.split('\n').find((l) => l.startsWith('SANDBAR_PROBE '));
+  // The probe prints its results twice (before and after the memory check that may end it): the last wins.
+  const line = stdout.split('\n').findLast((l) => l.startsWith('SANDBAR_PROBE '));
   if (!line) return null;
   let parsed: unknown;
   try {
@@ -36,7 +38,7 @@ export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFindi
     const entry = (parsed as Record<string, { enforced?: unknown; detail?: unknown } | undefined>)[key];
     findings[key] = {
       enforced: entry?.enforced === true,
-      detail: typeof entry?.detail === 'string' ? entry.detail : 'not reported by the probe',
+      detail: typeof entry?.detail === 'string' ? entry.detail : NOT_REPORTED,
     };
   }
   return findings;
@@ -61,6 +63,14 @@ export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owne
     kill: (c) => runtime.killAndRemove([c.name]),
   });
   const findings = parseProbeOutput(outcome.stdout);
+  // The memory check runs last; if the sandbox as a whole was killed at the limit during it (gVisor: the
+  // cgroup holds the sandbox kernel, not each process), the limit held.
+  if (findings && outcome.exitReason === 'memory' && findings.memory.detail === NOT_REPORTED) {
+    findings.memory = {
+      enforced: true,
+      detail: `a ${PROBE_MEMORY_MB * 3} MiB allocation under a ${PROBE_MEMORY_MB} MiB limit ended the whole sandbox (exit ${outcome.exitCode ?? 137}): the limit bounds the sandbox as a whole`,
+    };
+  }
   if (!findings) {
     const why = outcome.message ?? outcome.exitReason;
     return { ok: false, error: `The probe did not report (${why}): ${outcome.stderr.slice(-500).trim()}` };
