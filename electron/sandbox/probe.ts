@@ -7,6 +7,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { ContainerFactory, type ContainerSpec, type Owner } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer } from './execution.js';
+import type { SandboxBackend } from './backend.js';
 
 export interface ProbeFinding {
   enforced: boolean;
@@ -45,11 +46,16 @@ export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFindi
 }
 
 export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owner, spec: ContainerSpec): Promise<ProbeResult> {
-  const probeSpec: ContainerSpec = { ...spec, limits: { ...spec.limits, memory: `${PROBE_MEMORY_MB}m`, pids: PROBE_PIDS } };
   const factory = new ContainerFactory(runtime, owner);
+  return probeWith({ create: (s, o) => factory.start(s, o), kill: (names) => runtime.killAndRemove(names) }, spec);
+}
+
+/** The probe on any backend: one sandbox with the real flags and deliberately small limits. */
+export async function probeWith(backend: Pick<SandboxBackend, 'create' | 'kill'>, spec: ContainerSpec): Promise<ProbeResult> {
+  const probeSpec: ContainerSpec = { ...spec, limits: { ...spec.limits, memory: `${PROBE_MEMORY_MB}m`, pids: PROBE_PIDS } };
   let container;
   try {
-    container = await factory.start(probeSpec, { idleTimeoutSec: 120, maxLifetimeSec: 180 });
+    container = await backend.create(probeSpec, { idleTimeoutSec: 120, maxLifetimeSec: 180 });
   } catch (err) {
     return { ok: false, error: `The probe container did not start: ${errorMessage(err)}` };
   }
@@ -60,7 +66,7 @@ export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owne
     timeoutSec: 90,
     outputCapBytes: 64 * 1024,
     memory: probeSpec.limits.memory,
-    kill: (c) => runtime.killAndRemove([c.name]),
+    kill: (c) => backend.kill([c.name]),
   });
   const findings = parseProbeOutput(outcome.stdout);
   // The memory check runs last; if the sandbox as a whole was killed at the limit during it (gVisor: the
