@@ -15,7 +15,8 @@ export const ENFORCED_KEYS = ['memory', 'pids', 'network', 'readOnlyRoot', 'capa
 export type EnforcedKey = (typeof ENFORCED_KEYS)[number];
 
 export interface RuntimeReport {
-  name: 'podman' | 'docker';
+  /** kubernetes: path is the API server, ociRuntime the RuntimeClass. */
+  name: 'podman' | 'docker' | 'kubernetes';
   path: string;
   version: string;
   rootless: boolean;

@@ -64,13 +64,15 @@ export class Engine {
   readonly owner: Owner;
   private config: EngineConfig;
   /** Podman, Docker (through their CLI) or Kubernetes: the engine only sees the interface. */
-  readonly backend: SandboxBackend;
+  private backendInUse: SandboxBackend;
   private readonly pool: WarmPool;
   private readonly queue: Job[] = [];
   private readonly running = new Map<string, Job>();
   private readonly inUse = new Set<SandboxContainer>();
   private readonly cleanups = new Set<Promise<void>>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  /** Which backend made each sandbox, so one made before a switch is still killed where it lives. */
+  private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
   private stopped = false;
   private pausedFlag = false;
 
@@ -82,8 +84,8 @@ export class Engine {
     this.config = config;
     this.owner = options.owner ?? newOwner();
     // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
-    this.backend = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
-    this.pool = new WarmPool(this.backend, (containers) => this.destroy(containers), {
+    this.backendInUse = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
+    this.pool = new WarmPool(this.creator(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
@@ -99,6 +101,31 @@ export class Engine {
       // No runtime yet: runs will say so, and health explains it.
     }
     this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+  }
+
+  get backend(): SandboxBackend {
+    return this.backendInUse;
+  }
+
+  /**
+   * Switch backends live (podman/docker ↔ kubernetes): idle pooled sandboxes go, new runs use the new
+   * one. Runs in flight finish where they are; their clean-up uses the backend they started on.
+   */
+  setBackend(backend: SandboxBackend): void {
+    if (backend === this.backendInUse) return;
+    this.backendInUse = backend;
+    this.pool.setBackend(this.creator(backend));
+    void reapOrphans(backend, this.owner).catch(() => {});
+  }
+
+  private creator(backend: SandboxBackend): Pick<SandboxBackend, 'create'> {
+    return {
+      create: async (spec, options) => {
+        const container = await backend.create(spec, options);
+        this.madeBy.set(container, backend);
+        return container;
+      },
+    };
   }
 
   get currentConfig(): EngineConfig {
@@ -314,7 +341,12 @@ export class Engine {
     const alive = containers.filter((c) => c.isAlive);
     if (alive.length === 0) return;
     try {
-      await this.backend.kill(alive.map((c) => c.name));
+      const byBackend = new Map<SandboxBackend, string[]>();
+      for (const c of alive) {
+        const backend = this.madeBy.get(c) ?? this.backendInUse;
+        byBackend.set(backend, [...(byBackend.get(backend) ?? []), c.name]);
+      }
+      await Promise.all([...byBackend].map(([backend, names]) => backend.kill(names)));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
     } finally {

@@ -19,7 +19,7 @@ export interface KubernetesOptions {
   namespace: string;
   /** A RuntimeClass such as `gvisor`; its name containing gvisor or runsc marks the runsc tier. */
   runtimeClassName?: string;
-  /** Sandbar's profile as installed on the nodes (relative to the kubelet's seccomp root); else RuntimeDefault. */
+  /** Where Sandbar's profile is on the nodes (relative to the kubelet's seccomp root); default KUBE_SECCOMP_PROFILE. */
   seccompLocalhostProfile?: string;
   /** How long a pod may take to be scheduled, pull and start. */
   startTimeoutMs?: number;
@@ -66,24 +66,49 @@ export function exitFromPod(state: PodState): SandboxExit | null {
 /** Waiting reasons that will not resolve by waiting longer. */
 const STUCK = /ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerConfigError|CreateContainerError|RunContainerError/;
 
+/** Sandbar's profile as installed on the nodes, under the kubelet's seccomp root (docs/KUBERNETES.md). */
+export const KUBE_SECCOMP_PROFILE = 'sandbar/sandbar-seccomp.json';
+
 export class KubernetesBackend implements SandboxBackend {
   readonly kind = 'kubernetes' as const;
-  private readonly core: CoreV1Api;
-  private readonly attacher: Attach;
-  private readonly watcher: Watch;
+  private loaded: { kc: KubeConfig; core: CoreV1Api; attacher: Attach; watcher: Watch } | undefined;
   private readonly probed = new Map<string, ProbeResult>();
   private seccompFallback: string | undefined;
   private policyEnsured = false;
 
+  /** `config` may be a loader: the kubeconfig is read on first use, so a bad one fails runs, not start-up. */
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly config: KubeConfig | (() => KubeConfig),
     private readonly options: KubernetesOptions,
     readonly owner: Owner,
     private readonly bootModules: () => Record<string, string> = () => ({}),
-  ) {
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.attacher = new Attach(kc);
-    this.watcher = new Watch(kc);
+  ) {}
+
+  private get api() {
+    if (!this.loaded) {
+      let kc: KubeConfig;
+      try {
+        kc = typeof this.config === 'function' ? this.config() : this.config;
+      } catch (err) {
+        throw new AppError('runtime_failed', `Could not load the kubeconfig: ${errorMessage(err)}`);
+      }
+      if (!kc.getCurrentCluster()) throw new AppError('runtime_failed', 'The kubeconfig names no current cluster.');
+      this.loaded = { kc, core: kc.makeApiClient(CoreV1Api), attacher: new Attach(kc), watcher: new Watch(kc) };
+    }
+    return this.loaded;
+  }
+
+  /** The API server in use (health shows it). */
+  get server(): string {
+    return this.api.kc.getCurrentCluster()?.server ?? '';
+  }
+
+  get namespace(): string {
+    return this.options.namespace;
+  }
+
+  get runtimeClassName(): string | undefined {
+    return this.options.runtimeClassName;
   }
 
   /** Why Localhost seccomp was given up for RuntimeDefault, if it was (the profile is not on the nodes). */
@@ -99,7 +124,8 @@ export class KubernetesBackend implements SandboxBackend {
   }
 
   manifest(spec: ContainerSpec, name: string, options: StartOptions & { warm?: boolean } = {}): Json {
-    const seccompProfile = this.seccompFallback ? undefined : this.options.seccompLocalhostProfile;
+    // Sandbar's profile (the seccomp setting) means Localhost on Kubernetes, unless the nodes lack it.
+    const seccompProfile = spec.seccompProfile && !this.seccompFallback ? (this.options.seccompLocalhostProfile ?? KUBE_SECCOMP_PROFILE) : undefined;
     const sandbox = sandboxSpecOf(spec.limits, {
       image: spec.image,
       name,
@@ -128,8 +154,8 @@ export class KubernetesBackend implements SandboxBackend {
     } catch (err) {
       await this.kill([name]).catch(() => {});
       // Localhost seccomp needs the profile on every node; without it, RuntimeDefault (said in health).
-      if (this.options.seccompLocalhostProfile && !this.seccompFallback && /seccomp/i.test(errorMessage(err))) {
-        this.seccompFallback = `The seccomp profile ${this.options.seccompLocalhostProfile} is not installed on the node (${errorMessage(err)}); pods use RuntimeDefault.`;
+      if (spec.seccompProfile && !this.seccompFallback && /seccomp/i.test(errorMessage(err))) {
+        this.seccompFallback = `The seccomp profile ${this.options.seccompLocalhostProfile ?? KUBE_SECCOMP_PROFILE} is not installed on the node (${errorMessage(err)}); pods use RuntimeDefault.`;
         return this.create(spec, options);
       }
       throw explainStartFailure(spec.image, errorMessage(err));
@@ -144,7 +170,7 @@ export class KubernetesBackend implements SandboxBackend {
   }
 
   private async startPod(name: string, spec: ContainerSpec, options: StartOptions & { warm?: boolean }): Promise<void> {
-    await this.core.createNamespacedPod({ namespace: this.options.namespace, body: this.manifest(spec, name, options) as V1Pod });
+    await this.api.core.createNamespacedPod({ namespace: this.options.namespace, body: this.manifest(spec, name, options) as V1Pod });
     await this.waitForPod(name, (state) => {
       if (state.running) return true;
       if (state.terminated || state.phase === 'Failed' || state.phase === 'Succeeded') throw new Error(`the pod ended before it started (${state.terminated?.reason ?? state.podReason ?? state.phase})`);
@@ -174,7 +200,7 @@ export class KubernetesBackend implements SandboxBackend {
           settle(() => reject(err));
         }
       };
-      void this.watcher
+      void this.api.watcher
         .watch(
           `/api/v1/namespaces/${this.options.namespace}/pods`,
           { fieldSelector: `metadata.name=${name}` },
@@ -198,7 +224,7 @@ export class KubernetesBackend implements SandboxBackend {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const stderr = new PassThrough();
-    const ws = await this.attacher.attach(this.options.namespace, name, SANDBOX_CONTAINER, stdout, stderr, stdin, false);
+    const ws = await this.api.attacher.attach(this.options.namespace, name, SANDBOX_CONTAINER, stdout, stderr, stdin, false);
     const exited: Promise<ProcessExit> = this.wait(name).then(
       (exit) => ({ exitCode: exit.exitCode, signal: null }),
       (err: unknown) => ({ exitCode: null, signal: null, spawnError: errorMessage(err) }),
@@ -231,7 +257,7 @@ export class KubernetesBackend implements SandboxBackend {
     await Promise.all(
       names.map(async (name) => {
         try {
-          await this.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0 });
+          await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0 });
         } catch (err) {
           if (!isNotFound(err)) throw new AppError('runtime_failed', `Deleting pod ${name} failed: ${errorMessage(err)}`);
         }
@@ -240,7 +266,7 @@ export class KubernetesBackend implements SandboxBackend {
   }
 
   async listOwned(): Promise<OwnedContainer[]> {
-    const list = await this.core.listNamespacedPod({ namespace: this.options.namespace, labelSelector: OWNED_SELECTOR });
+    const list = await this.api.core.listNamespacedPod({ namespace: this.options.namespace, labelSelector: OWNED_SELECTOR });
     const hostLabel = labelValue(this.owner.host);
     return list.items.map((pod) => {
       const labels = pod.metadata?.labels ?? {};
@@ -261,7 +287,7 @@ export class KubernetesBackend implements SandboxBackend {
   async stats(names: readonly string[]): Promise<ContainerMemory[]> {
     if (names.length === 0) return [];
     try {
-      const metrics = await new Metrics(this.kc).getPodMetrics(this.options.namespace);
+      const metrics = await new Metrics(this.api.kc).getPodMetrics(this.options.namespace);
       return metrics.items.flatMap((item) => {
         if (!names.includes(item.metadata.name)) return [];
         const usage = item.containers.find((c) => c.name === SANDBOX_CONTAINER)?.usage.memory ?? '';
@@ -290,7 +316,7 @@ export class KubernetesBackend implements SandboxBackend {
   /** The namespace's deny-all NetworkPolicy for Sandbar's pods (created once; an existing one is kept). */
   private async ensureNetworkPolicy(): Promise<void> {
     if (this.policyEnsured) return;
-    const api = this.kc.makeApiClient(NetworkingV1Api);
+    const api = this.api.kc.makeApiClient(NetworkingV1Api);
     try {
       await api.createNamespacedNetworkPolicy({ namespace: this.options.namespace, body: denyAllNetworkPolicy(this.options.namespace) });
     } catch (err) {

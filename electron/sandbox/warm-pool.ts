@@ -38,7 +38,7 @@ export class WarmPool {
   private disposed = false;
 
   constructor(
-    private readonly backend: Pick<SandboxBackend, 'create'>,
+    private backend: Pick<SandboxBackend, 'create'>,
     private readonly kill: (containers: SandboxContainer[]) => Promise<void>,
     private options: PoolOptions,
   ) {}
@@ -50,6 +50,14 @@ export class WarmPool {
     this.spec = spec;
     if (changed) this.drainIdle();
     this.trim();
+    this.refill();
+    this.changed();
+  }
+
+  /** Another backend (the user switched runtime): idle containers go, new ones come from it. */
+  setBackend(backend: Pick<SandboxBackend, 'create'>): void {
+    this.backend = backend;
+    this.drainIdle();
     this.refill();
     this.changed();
   }

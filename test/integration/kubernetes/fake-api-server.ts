@@ -29,6 +29,8 @@ export class FakeKubeApi {
   readonly created: Json[] = [];
   /** Images for which the fake kubelet reports ErrImagePull. */
   readonly missingImages = new Set<string>();
+  /** Localhost seccomp profiles installed on the fake node; a pod asking for another one cannot start. */
+  readonly seccompProfiles = new Set<string>();
   private readonly watchers = new Set<{ name: string | null; res: ServerResponse }>();
   private server: Server | undefined;
   private readonly wss = new WebSocketServer({
@@ -137,6 +139,11 @@ export class FakeKubeApi {
       if (!this.pods.has(name)) return;
       if (this.missingImages.has(container.image)) {
         this.setStatus(entry, { phase: 'Pending', containerStatuses: [{ name: container.name, state: { waiting: { reason: 'ErrImagePull', message: `pull access denied for ${container.image}` } } }] });
+        return;
+      }
+      const seccomp = body.spec.securityContext?.seccompProfile;
+      if (seccomp?.type === 'Localhost' && !this.seccompProfiles.has(seccomp.localhostProfile)) {
+        this.setStatus(entry, { phase: 'Pending', containerStatuses: [{ name: container.name, state: { waiting: { reason: 'CreateContainerError', message: `failed to generate seccomp spec opts: cannot load seccomp profile "${seccomp.localhostProfile}": no such file` } } }] });
         return;
       }
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: this.workdir };

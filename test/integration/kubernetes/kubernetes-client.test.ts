@@ -16,7 +16,7 @@ describe('Kubernetes backend through the real client and a fake API server', () 
   const api = new FakeKubeApi();
   const engines: Engine[] = [];
   let kc: KubeConfig;
-  const config = { ...DEFAULT_ENGINE_CONFIG, image: 'localhost/sandbar-python:test', poolSize: 0, seccomp: 'runtime-default' as const };
+  const config = { ...DEFAULT_ENGINE_CONFIG, image: 'localhost/sandbar-python:test', poolSize: 0, seccomp: 'runtime-default' as 'runtime-default' | 'sandbar' };
   const backend = (options: { seccompLocalhostProfile?: string } = {}) =>
     new KubernetesBackend(kc, { namespace: 'sandbar-test', startTimeoutMs: 15_000, ...options }, newOwner(), agentBootModules);
   const engineOn = async (b: KubernetesBackend, overrides: Partial<typeof config> = {}) => {
@@ -105,14 +105,29 @@ describe('Kubernetes backend through the real client and a fake API server', () 
     expect([...api.pods.values()].filter((p) => p.pod.spec?.containers?.[0]?.image === 'registry.invalid/none:1')).toEqual([]);
   });
 
-  it('asks for the Localhost seccomp profile when one is configured, and cannot pause', async () => {
-    const b = backend({ seccompLocalhostProfile: 'sandbar/sandbar-seccomp.json' });
-    const engine = await engineOn(b);
+  it('asks for Sandbar\'s seccomp profile as Localhost when it is on the node, and cannot pause', async () => {
+    api.seccompProfiles.add('sandbar/sandbar-seccomp.json');
+    const b = backend();
+    const engine = await engineOn(b, { seccomp: 'sandbar' });
     const r = await engine.submit({ code: 'print("ok")' }).result;
     expect(r.stdout).toBe('ok\n');
     const pod = api.created.find((p) => p.metadata.name === r.containerName)!;
     expect(pod.spec.securityContext.seccompProfile).toEqual({ type: 'Localhost', localhostProfile: 'sandbar/sandbar-seccomp.json' });
+    expect(b.seccompNote).toBeUndefined();
     await expect(b.pause(r.containerName!)).rejects.toThrow(/cannot pause/);
+    api.seccompProfiles.clear();
+  });
+
+  it('falls back to RuntimeDefault when the node lacks the Localhost profile, and says so', async () => {
+    const b = backend({ seccompLocalhostProfile: 'sandbar/missing.json' });
+    const engine = await engineOn(b, { seccomp: 'sandbar' });
+    const r = await engine.submit({ code: 'print("ok")' }).result;
+    expect(r.exitReason, r.message).toBe('success');
+    const asked = api.created.filter((p) => p.spec.securityContext.seccompProfile.type === 'Localhost' && p.spec.securityContext.seccompProfile.localhostProfile === 'sandbar/missing.json');
+    expect(asked.length).toBe(1);
+    expect(api.pods.has(asked[0]!.metadata.name)).toBe(false);
+    expect(api.created.find((p) => p.metadata.name === r.containerName)!.spec.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    expect(b.seccompNote).toMatch(/sandbar\/missing.json is not installed on the node.*RuntimeDefault/);
   });
 
   it('refuses a client without the token (the fake checks auth like a real server)', async () => {
