@@ -79,3 +79,13 @@ describe('health with a capability matrix', () => {
     expect(report.ok).toBe(false);
   });
 });
+
+describe('sandbar doctor text', () => {
+  it('prints the matrix line for the backend in use', async () => {
+    const { formatHealth } = await import('../../../electron/cli/doctor-command.js');
+    const p = probe(['pids', 'seccomp']);
+    const capabilities = buildCapabilities({ backend: 'podman', isolation: 'runsc', rootless: false, probe: p });
+    const text = formatHealth(buildHealthReport({ seccomp: 'sandbar', runtime: podmanRoot, image: IMAGE, probe: p, capabilities }));
+    expect(text).toContain('Limits on podman with gVisor: memory ✓, pids !, network ✓, readOnlyRoot ✓, capabilities ✓, seccomp !');
+  });
+});
