@@ -53,7 +53,8 @@ chmod 1777 "$root"/workspace
 
 "$runtime" rmi -f "$tag" >/dev/null 2>&1 || true
 tar -C "$root" -c . | "$runtime" import \
-  --change 'CMD ["python3"]' --change 'WORKDIR /workspace' - "$tag" >/dev/null
+  --change 'CMD ["python3"]' --change 'WORKDIR /workspace' \
+  --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - "$tag" >/dev/null
 # Podman's default rlimits can exceed the host's hard limits; stay within them.
 lim() { local hard; hard=$(ulimit "$1"); [ "$hard" = unlimited ] || [ "$hard" -gt 4096 ] && hard=4096; echo "$hard"; }
 ulimits=(--ulimit "nofile=$(lim -Hn):$(lim -Hn)" --ulimit "nproc=$(lim -Hu):$(lim -Hu)")

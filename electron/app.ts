@@ -12,9 +12,14 @@ import { packageInfo } from './package-info.js';
 import { discoverServers, type DiscoveryOptions } from './proxy/discovery/discover.js';
 import { DiscoveryWatcher } from './proxy/discovery/watcher.js';
 import { ServerManager } from './proxy/server-manager.js';
+import { agentBootModules } from './sandbox/bootstrap.js';
+import { CliBackend } from './sandbox/cli-backend.js';
+import { newOwner } from './sandbox/container-factory.js';
 import { ContainerRuntime } from './sandbox/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
 import { collectHealth } from './sandbox/health.js';
+import { KubernetesBackend, loadKubeConfig } from './sandbox/kubernetes-backend.js';
+import { collectKubernetesHealth } from './sandbox/kubernetes-health.js';
 import { engineConfigOf } from './settings/env-config.js';
 import { sandbarHome, SETTINGS_FILE } from './settings/paths.js';
 import { ensurePrivateHome } from './settings/private-home.js';
@@ -43,7 +48,9 @@ export interface SandbarCore {
   dispose(graceMs?: number): Promise<void>;
 }
 
-const runtimeChoice = (settings: Settings) => (settings.runtime ? { value: settings.runtime, label: `${SETTINGS_FILE}: runtime` } : undefined);
+const isKubernetes = (settings: Settings) => settings.runtime === 'kubernetes';
+const runtimeChoice = (settings: Settings) =>
+  settings.runtime && !isKubernetes(settings) ? { value: settings.runtime, label: `${SETTINGS_FILE}: runtime` } : undefined;
 
 /** Did any of these dotted paths (or anything below them) change? */
 const touched = (changed: readonly string[], ...keys: string[]) => changed.some((c) => keys.some((k) => c === k || c.startsWith(`${k}.`)));
@@ -70,7 +77,15 @@ export function createCore(options: {
   const config = { ...engineConfigOf(settings), ...options.overrides };
   const choice = runtimeChoice(settings);
   const runtime = new ContainerRuntime({ env, platform: process.platform, ...(choice ? { choice } : {}) });
-  const engine = new Engine(runtime, config, options.engine);
+  // Podman/Docker through their CLI, or pods in a cluster (runtime "kubernetes"); switchable live.
+  const owner = options.engine?.owner ?? newOwner();
+  const bootModules = options.engine?.bootModules ?? agentBootModules;
+  const cli = new CliBackend(runtime, owner, bootModules);
+  const backendFor = (s: Settings) =>
+    isKubernetes(s)
+      ? new KubernetesBackend(() => loadKubeConfig(s.kubeconfig), { namespace: s.kubernetesNamespace, ...(s.kubernetesRuntimeClass ? { runtimeClassName: s.kubernetesRuntimeClass } : {}) }, owner, bootModules)
+      : cli;
+  const engine = new Engine(backendFor(settings), config, { ...options.engine, owner });
   const servers = new ServerManager({
     startTimeoutMs: settings.serverStartTimeoutSec * 1000,
     callTimeoutMs: settings.toolCallTimeoutSec * 1000,
@@ -105,6 +120,7 @@ export function createCore(options: {
 
   const stopApplying = settingsService.subscribe(({ settings: next, changed }) => {
     if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
+    if (touched(changed, 'runtime', 'kubeconfig', 'kubernetesNamespace', 'kubernetesRuntimeClass')) engine.setBackend(backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
     if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime')) {
       engine.updateConfig({ ...engineConfigOf(next), ...options.overrides });
@@ -139,8 +155,14 @@ export function createCore(options: {
     },
     runtime,
     engine,
-    health: async ({ probe = true } = {}) =>
-      withAppChecks(await collectHealth(runtime, engine.owner, engine.spec(), { probe }), history.health(), settingsService.warnings),
+    health: async ({ probe = true } = {}) => {
+      const backend = engine.backend;
+      const report =
+        backend instanceof KubernetesBackend
+          ? await collectKubernetesHealth(backend, engine.spec(), { probe })
+          : await collectHealth(runtime, engine.owner, engine.spec(), { probe });
+      return withAppChecks(report, history.health(), settingsService.warnings);
+    },
     dispose: async (graceMs) => {
       stopApplying();
       watcher?.dispose();

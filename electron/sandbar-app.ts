@@ -83,7 +83,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
 
   const live = new LiveMonitor({
     engine: core.engine,
-    sampleMemory: (names) => core.runtime.memoryUsage(names),
+    sampleMemory: (names) => core.engine.backend.stats(names),
     broadcast,
     sendTo: (id, event, data) => router.sendTo(id, event, data),
   });

@@ -15,7 +15,8 @@ export const ENFORCED_KEYS = ['memory', 'pids', 'network', 'readOnlyRoot', 'capa
 export type EnforcedKey = (typeof ENFORCED_KEYS)[number];
 
 export interface RuntimeReport {
-  name: 'podman' | 'docker';
+  /** kubernetes: path is the API server, ociRuntime the RuntimeClass. */
+  name: 'podman' | 'docker' | 'kubernetes';
   path: string;
   version: string;
   rootless: boolean;
@@ -26,6 +27,28 @@ export interface RuntimeReport {
   ociRuntimeNote?: string;
   /** OCI runtimes installed on this machine that the user may select (runc, crun, runsc, ...). */
   availableOciRuntimes: string[];
+}
+
+/**
+ * One limit on one backend, as the probe found it: `enforced` (proven), `failed` (should hold but did
+ * not: unsafe), `exception` (a documented limit of this backend or isolation tier: amber, with `reason`),
+ * or `unknown` (not probed).
+ */
+export interface LimitState {
+  state: 'enforced' | 'failed' | 'exception' | 'unknown';
+  detail: string;
+  reason?: string;
+}
+
+/** What the backend in use can enforce, proven by the probe (the Health view's matrix). */
+export interface CapabilityMatrix {
+  backend: 'podman' | 'docker' | 'kubernetes';
+  isolation: 'runc' | 'runsc';
+  rootless: boolean;
+  rootlessNote?: string;
+  lifetimeBackstop: boolean;
+  pauseResume: boolean;
+  limits: Record<EnforcedKey, LimitState>;
 }
 
 export interface HealthReport {
@@ -39,4 +62,6 @@ export interface HealthReport {
   /** Proven by the probe container; false when not proven (including when the probe could not run). */
   enforced: Record<EnforcedKey, boolean>;
   checks: HealthCheck[];
+  /** Per limit: enforced, failed, or a documented exception of this backend (absent before a probe). */
+  capabilities?: CapabilityMatrix;
 }

@@ -32,7 +32,7 @@ export const SettingsSchema = z.object({
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   /** Any image with python3 (3.8+). Never pulled as a side effect of a run. */
   image: ImageReferenceSchema.default('python:3.14-slim'),
-  /** podman, docker or a path; null finds one (podman first). */
+  /** podman, docker, a path to one, or kubernetes (pods in a cluster); null finds podman or docker. */
   runtime: z
     .string({ error: 'must be podman, docker or a path to one (null finds one)' })
     .trim()
@@ -64,6 +64,26 @@ export const SettingsSchema = z.object({
     .string({ error: 'must be an OCI runtime name or path' })
     .trim()
     .regex(/^[A-Za-z0-9._/][A-Za-z0-9._/-]*$/, 'must be an OCI runtime name or path')
+    .nullable()
+    .default(null),
+  /** runtime "kubernetes": the kubeconfig file; null uses KUBECONFIG, ~/.kube/config or the in-cluster account. */
+  kubeconfig: z
+    .string({ error: 'must be a path to a kubeconfig file' })
+    .trim()
+    .min(1, 'must be a path to a kubeconfig file')
+    .nullable()
+    .default(null),
+  /** runtime "kubernetes": where sandbox pods (and their deny-all NetworkPolicy) are made. */
+  kubernetesNamespace: z
+    .string({ error: 'must be a namespace name' })
+    .trim()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a namespace name: lowercase letters, digits and -, at most 63')
+    .default('sandbar'),
+  /** runtime "kubernetes": a RuntimeClass for sandbox pods (gvisor, kata); null: the nodes' default. */
+  kubernetesRuntimeClass: z
+    .string({ error: 'must be a RuntimeClass name' })
+    .trim()
+    .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'must be a RuntimeClass name: lowercase letters, digits, - and .')
     .nullable()
     .default(null),
   /** MCP servers added in Sandbar itself (same entry format as `mcpServers` in a config file). */

@@ -1,7 +1,17 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { parseTestRuntimes } from './integration/runtimes.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const [mainRuntime, ...otherRuntimes] = parseTestRuntimes(process.env.SANDBAR_TEST_RUNTIMES);
+
+const integration = {
+  // Real containers on a 2-core machine: one file at a time keeps timings honest.
+  fileParallelism: false,
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  globalSetup: ['test/integration/global-setup.ts'],
+};
 
 export default defineConfig({
   root,
@@ -25,13 +35,15 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          // Real containers on a 2-core machine: one file at a time keeps timings honest.
-          fileParallelism: false,
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          globalSetup: ['test/integration/global-setup.ts'],
+          ...integration,
+          ...(mainRuntime ? { env: mainRuntime.env } : {}),
         },
       },
+      // The container suites again on each other listed runtime, one runtime after another.
+      ...otherRuntimes.map((runtime, i) => ({
+        extends: true as const,
+        test: { name: `integration-${runtime.id}`, include: runtime.include, ...integration, env: runtime.env, sequence: { groupOrder: i + 1 } },
+      })),
       {
         extends: true,
         test: {

@@ -10,6 +10,13 @@ export function formatHealth(report: HealthReport): string {
     const hint = c.hint ? `\n      fix: ${c.hint}` : '';
     return `  ${MARK[c.status]} ${c.label}: ${c.detail}${hint}`;
   });
+  const caps = report.capabilities;
+  if (caps) {
+    const state = { enforced: '✓', exception: '!', failed: '✗', unknown: '?' } as const;
+    const tier = caps.isolation === 'runsc' ? ' with gVisor' : '';
+    const cells = Object.entries(caps.limits).map(([key, limit]) => `${key} ${state[limit.state]}`);
+    lines.push(`\n  Limits on ${caps.backend}${tier}: ${cells.join(', ')}  (✓ enforced, ! not on this backend, ✗ failed)`);
+  }
   const verdict = report.ok ? 'Sandbar can run code safely.' : 'Sandbar cannot run code safely yet; see the fixes above.';
   return `${lines.join('\n')}\n\n${verdict}\n`;
 }

@@ -1,9 +1,10 @@
-// Every flag of a sandbox container, built by one pure function so each one can be tested.
-import { AppError } from '../../shared/errors.js';
-import { imageReferenceProblem } from '../../shared/image-ref.js';
+// The engine's view of a container run, turned into a SandboxSpec and handed to the backend's translator.
 import type { Limits } from '../../shared/limits.js';
 import { BOOTSTRAP_SOURCE } from './bootstrap.js';
+import { dockerArgs } from './docker-args.js';
+import { podmanArgs } from './podman-args.js';
 import type { RuntimeName } from './runtime-locator.js';
+import { isolationOf, type SandboxSpec } from './sandbox-spec.js';
 
 export const LABEL_INSTANCE = 'sandbar.instance';
 export const LABEL_PID = 'sandbar.pid';
@@ -36,59 +37,32 @@ export const SANDBOX_ENV: Readonly<Record<string, string>> = {
   PYTHONDONTWRITEBYTECODE: '1',
 };
 
-const TMPFS_OPTIONS = 'rw,noexec,nosuid,nodev';
-
-/** The last line of defence before an argv: whatever the caller, an image that is not a reference never runs. */
-export function assertImageReference(image: string): void {
-  const problem = imageReferenceProblem(image);
-  if (problem) throw new AppError('invalid_config', `Refused image ${JSON.stringify(image)}: ${problem}.`);
+/** The engine's run (limits as settings hold them, owner, runtime facts) as a backend-neutral spec. */
+export function sandboxSpecOf(limits: Limits, run: Omit<ContainerRun, 'runtime'>): SandboxSpec {
+  const labels: Record<string, string> = {
+    [LABEL_INSTANCE]: run.owner.instanceId,
+    [LABEL_PID]: String(run.owner.pid),
+    [LABEL_HOST]: run.owner.host,
+  };
+  if (run.executionId) labels[LABEL_EXECUTION] = run.executionId;
+  return {
+    name: run.name,
+    image: run.image,
+    limits: { memory: limits.memory, pids: limits.pids, cpus: limits.cpus, tmpSize: limits.tmpSize, workspaceSize: limits.workspaceSize },
+    user: limits.user,
+    labels,
+    ...(run.seccompProfile ? { seccompProfile: run.seccompProfile } : {}),
+    lifetime: run.maxLifetimeSec ? { maxLifetimeSec: run.maxLifetimeSec } : {},
+    isolation: isolationOf(run.ociRuntime),
+    ...(run.ociRuntime ? { ociRuntime: run.ociRuntime } : {}),
+    ulimits: run.ulimits,
+    env: SANDBOX_ENV,
+    command: ['python3', '-c', BOOTSTRAP_SOURCE],
+  };
 }
 
+/** The argv for the engine's runtime: one translator per backend, chosen by name. */
 export function buildContainerArgs(limits: Limits, run: ContainerRun): string[] {
-  const podman = run.runtime === 'podman';
-  const args: string[] = [];
-  // Podman takes the OCI runtime as a global flag; Docker as a `run` flag.
-  // `--flag=value` everywhere a value comes from settings: a value can never be read as a flag of its own.
-  if (podman && run.ociRuntime) args.push(`--runtime=${run.ociRuntime}`);
-  args.push('run', '--rm', '--interactive', '--name', run.name);
-  args.push('--label', `${LABEL_INSTANCE}=${run.owner.instanceId}`);
-  args.push('--label', `${LABEL_PID}=${run.owner.pid}`);
-  args.push('--label', `${LABEL_HOST}=${run.owner.host}`);
-  if (run.executionId) args.push('--label', `${LABEL_EXECUTION}=${run.executionId}`);
-  if (!podman && run.ociRuntime) args.push(`--runtime=${run.ociRuntime}`);
-
-  // Images are pulled explicitly (with progress), never as a side effect of a run.
-  args.push('--pull=never');
-  args.push('--network', 'none');
-  args.push('--read-only');
-  // Podman otherwise adds writable tmpfs on /run and /var/tmp with no size limit.
-  if (podman) args.push('--read-only-tmpfs=false');
-  // Podman copies the host's *_proxy variables (credentials included) into containers by default.
-  if (podman) args.push('--http-proxy=false');
-  args.push('--tmpfs', `/tmp:${TMPFS_OPTIONS},size=${limits.tmpSize},mode=1777`);
-  args.push('--tmpfs', `/workspace:${TMPFS_OPTIONS},size=${limits.workspaceSize},mode=1777`);
-  args.push('--cap-drop', 'ALL');
-  args.push('--security-opt', 'no-new-privileges');
-  if (run.seccompProfile) args.push('--security-opt', `seccomp=${run.seccompProfile}`);
-  // An init as PID 1 forwards signals and reaps orphans; Python as PID 1 ignores SIGTERM.
-  args.push('--init');
-  args.push('--user', limits.user);
-  args.push('--memory', limits.memory, '--memory-swap', limits.memory);
-  args.push('--pids-limit', String(limits.pids));
-  if (limits.cpus !== null) args.push('--cpus', String(limits.cpus));
-  if (run.ulimits) {
-    const { nofile, nproc } = run.ulimits;
-    args.push('--ulimit', `nofile=${nofile}:${nofile}`, '--ulimit', `nproc=${nproc}:${nproc}`);
-  }
-  args.push('--workdir', '/workspace');
-  for (const [key, value] of Object.entries(SANDBOX_ENV)) args.push('--env', `${key}=${value}`);
-  // Output travels over the attached pipe; a log driver would only copy it to disk.
-  args.push('--log-driver', 'none');
-  if (podman && run.maxLifetimeSec) args.push('--timeout', String(run.maxLifetimeSec));
-
-  // The image comes from settings: checked against the reference grammar, and after `--` so that even a
-  // value that slipped past the check is a positional argument, never a flag.
-  assertImageReference(run.image);
-  args.push('--', run.image, 'python3', '-c', BOOTSTRAP_SOURCE);
-  return args;
+  const spec = sandboxSpecOf(limits, run);
+  return run.runtime === 'podman' ? podmanArgs(spec) : dockerArgs(spec);
 }

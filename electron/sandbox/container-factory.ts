@@ -7,6 +7,7 @@ import { buildBootLine, DEFAULT_MAX_FRAME_BYTES } from './bootstrap.js';
 import { buildContainerArgs } from './container-args.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { isCrunHybridFailure } from './runtime-info.js';
+import type { AttachedProcess } from './command.js';
 import { SandboxContainer } from './sandbox-container.js';
 
 /** Everything that decides a container's flags; a change to any of it drains the warm pool. */
@@ -82,26 +83,39 @@ export class ContainerFactory {
     const name = `sandbar-${randomBytes(6).toString('hex')}`;
     const args = await this.argsFor(spec, name, options);
     const proc = await this.runtime.spawn(args);
-    const bootLine = buildBootLine({
-      idleTimeoutSec: options.idleTimeoutSec ?? 600,
-      maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
-      modules: this.bootModules(),
-    });
-    const container = new SandboxContainer(name, proc, bootLine, DEFAULT_MAX_FRAME_BYTES);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the agent did not start within ${BOOT_TIMEOUT_MS / 1000}s`)), BOOT_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([container.ready, timeout]);
-      return container;
+      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules() });
     } catch (err) {
-      container.detachClient();
       void this.runtime.killAndRemove([name]).catch(() => {});
       throw explainStartFailure(spec.image, err instanceof Error ? err.message : String(err));
-    } finally {
-      clearTimeout(timer);
     }
+  }
+}
+
+/**
+ * Boots the agent over an attached process (a CLI client, or a Kubernetes attach stream): writes the boot
+ * line and waits for `ready`. On failure the client is detached; killing the sandbox is the caller's.
+ */
+export async function bootSandbox(
+  name: string,
+  proc: AttachedProcess,
+  options: { idleTimeoutSec: number; modules: Record<string, string>; timeoutMs?: number },
+): Promise<SandboxContainer> {
+  const timeoutMs = options.timeoutMs ?? BOOT_TIMEOUT_MS;
+  const bootLine = buildBootLine({ idleTimeoutSec: options.idleTimeoutSec, maxFrameBytes: DEFAULT_MAX_FRAME_BYTES, modules: options.modules });
+  const container = new SandboxContainer(name, proc, bootLine, DEFAULT_MAX_FRAME_BYTES);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the agent did not start within ${timeoutMs / 1000}s`)), timeoutMs);
+  });
+  try {
+    await Promise.race([container.ready, timeout]);
+    return container;
+  } catch (err) {
+    container.detachClient();
+    throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -2,9 +2,11 @@
 // its CLI. A runtime that is missing now is looked for again on the next call, so installing one later
 // needs no restart.
 import { AppError, errorMessage } from '../../shared/errors.js';
+import { exitFromCode, type SandboxExit } from './backend.js';
 import { runCommand, runStreaming, spawnAttached, type AttachedProcess } from './command.js';
 import { parseStats, type ContainerMemory } from './container-stats.js';
-import { assertImageReference, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
+import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
+import { assertImageReference } from './sandbox-spec.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
 import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
 import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
@@ -111,6 +113,29 @@ export class ContainerRuntime {
   async kill(name: string): Promise<void> {
     const info = await this.resolve();
     await runCommand(info.path, ['kill', '--signal', 'KILL', '--', name], { timeoutMs: 15_000 });
+  }
+
+  async pause(name: string): Promise<void> {
+    await this.expectOk(['pause', name], `Pausing ${name}`);
+  }
+
+  async resume(name: string): Promise<void> {
+    await this.expectOk(['unpause', name], `Resuming ${name}`);
+  }
+
+  /** Blocks until the container exits; its code is the exit code (`--rm` containers are gone after). */
+  async wait(name: string): Promise<SandboxExit> {
+    const info = await this.resolve();
+    const result = await runCommand(info.path, ['wait', name], { timeoutMs: 24 * 3600_000 });
+    if (result.exitCode !== 0) return { exitCode: null, reason: 'unknown', detail: result.stderr.trim() };
+    const code = Number(result.stdout.trim().split('\n').at(-1));
+    return exitFromCode(Number.isInteger(code) ? code : null);
+  }
+
+  private async expectOk(args: string[], what: string): Promise<void> {
+    const info = await this.resolve();
+    const result = await runCommand(info.path, args, { timeoutMs: 30_000 });
+    if (result.exitCode !== 0) throw new AppError('runtime_failed', `${what} failed: ${result.spawnError ?? result.stderr.trim()}`);
   }
 
   /** Memory in use by these running containers; containers that are gone are left out. */

@@ -5,7 +5,9 @@ import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary }
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { agentBootModules } from './bootstrap.js';
-import { ContainerFactory, newOwner, type ContainerSpec, type Owner } from './container-factory.js';
+import type { SandboxBackend } from './backend.js';
+import { CliBackend, isSandboxBackend } from './cli-backend.js';
+import { newOwner, type ContainerSpec, type Owner } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
 import { reapOrphans } from './reaper.js';
@@ -70,25 +72,29 @@ interface Job {
 export class Engine {
   readonly owner: Owner;
   private config: EngineConfig;
-  private readonly factory: ContainerFactory;
+  /** Podman, Docker (through their CLI) or Kubernetes: the engine only sees the interface. */
+  private backendInUse: SandboxBackend;
   private readonly pool: WarmPool;
   private readonly queue: Job[] = [];
   private readonly running = new Map<string, Job>();
   private readonly inUse = new Set<SandboxContainer>();
   private readonly cleanups = new Set<Promise<void>>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  /** Which backend made each sandbox, so one made before a switch is still killed where it lives. */
+  private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
   private stopped = false;
   private pausedFlag = false;
 
   constructor(
-    private readonly runtime: ContainerRuntime,
+    runtime: ContainerRuntime | SandboxBackend,
     config: EngineConfig,
     private readonly options: EngineOptions = {},
   ) {
     this.config = config;
     this.owner = options.owner ?? newOwner();
-    this.factory = new ContainerFactory(runtime, this.owner, options.bootModules ?? agentBootModules);
-    this.pool = new WarmPool(this.factory, (containers) => this.destroy(containers), {
+    // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
+    this.backendInUse = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
+    this.pool = new WarmPool(this.creator(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
@@ -99,11 +105,36 @@ export class Engine {
   /** Removes dead instances' containers, then warms the pool. A missing runtime is not fatal here. */
   async start(): Promise<void> {
     try {
-      await reapOrphans(this.runtime, this.owner);
+      await reapOrphans(this.backend, this.owner);
     } catch {
       // No runtime yet: runs will say so, and health explains it.
     }
     this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+  }
+
+  get backend(): SandboxBackend {
+    return this.backendInUse;
+  }
+
+  /**
+   * Switch backends live (podman/docker ↔ kubernetes): idle pooled sandboxes go, new runs use the new
+   * one. Runs in flight finish where they are; their clean-up uses the backend they started on.
+   */
+  setBackend(backend: SandboxBackend): void {
+    if (backend === this.backendInUse) return;
+    this.backendInUse = backend;
+    this.pool.setBackend(this.creator(backend));
+    void reapOrphans(backend, this.owner).catch(() => {});
+  }
+
+  private creator(backend: SandboxBackend): Pick<SandboxBackend, 'create'> {
+    return {
+      create: async (spec, options) => {
+        const container = await backend.create(spec, options);
+        this.madeBy.set(container, backend);
+        return container;
+      },
+    };
   }
 
   get currentConfig(): EngineConfig {
@@ -210,7 +241,7 @@ export class Engine {
   /** What every container is started with right now; health and the probe use the same. */
   /** The container command line a run would get with these limits (runtime, image and profile as now). */
   previewArgs(limits: Limits): Promise<string[]> {
-    return this.factory.argsFor({ ...this.spec(), limits }, 'sandbar-<run>');
+    return this.backend.describe({ ...this.spec(), limits }, 'sandbar-<run>');
   }
 
   spec(): ContainerSpec {
@@ -325,7 +356,12 @@ export class Engine {
     const alive = containers.filter((c) => c.isAlive);
     if (alive.length === 0) return;
     try {
-      await this.runtime.killAndRemove(alive.map((c) => c.name));
+      const byBackend = new Map<SandboxBackend, string[]>();
+      for (const c of alive) {
+        const backend = this.madeBy.get(c) ?? this.backendInUse;
+        byBackend.set(backend, [...(byBackend.get(backend) ?? []), c.name]);
+      }
+      await Promise.all([...byBackend].map(([backend, names]) => backend.kill(names)));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
     } finally {

@@ -1,5 +1,7 @@
 // Health: is there a runtime, what is it, is the image there, and does every limit actually hold.
-import { ENFORCED_KEYS, type EnforcedKey, type HealthCheck, type HealthReport, type RuntimeReport } from '../../shared/health.js';
+import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type HealthCheck, type HealthReport, type RuntimeReport } from '../../shared/health.js';
+import { buildCapabilities } from './capabilities.js';
+import { isolationOf } from './sandbox-spec.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
 import type { ContainerRuntime, RuntimeInfo } from './container-runtime.js';
@@ -57,8 +59,11 @@ export function buildHealthReport(input: {
   image: { name: string; present: boolean };
   probe: ProbeResult | null;
   seccomp: 'sandbar' | 'runtime-default';
+  /** The backend's matrix; a limit marked `exception` there is amber with its reason, not a failure. */
+  capabilities?: CapabilityMatrix;
 }): HealthReport {
-  const { runtime, image, probe, seccomp } = input;
+  const { runtime, image, probe, seccomp, capabilities } = input;
+  const exception = (key: EnforcedKey) => (capabilities?.limits[key].state === 'exception' ? capabilities.limits[key].reason : undefined);
   const checks: HealthCheck[] = [];
   if (runtime) {
     const mode = runtime.rootless ? 'rootless' : 'rootful';
@@ -66,7 +71,7 @@ export function buildHealthReport(input: {
       id: 'runtime',
       label: 'Container runtime',
       status: 'ok',
-      detail: `${runtime.name} ${runtime.version} at ${runtime.path} (${mode}, cgroup v${runtime.cgroupVersion ?? '?'}, ${runtime.ociRuntime || 'default OCI runtime'}, ${runtime.storageDriver || 'default'} storage)`,
+      detail: `${runtime.name} ${runtime.version} at ${runtime.path} (${mode}, cgroup v${runtime.cgroupVersion ?? '?'}, ${runtime.ociRuntime || 'default OCI runtime'}, ${runtime.storageDriver || 'default'} storage)${capabilities?.rootlessNote ? `. ${capabilities.rootlessNote}` : ''}`,
     });
     if (runtime.ociRuntimeNote) {
       checks.push({ id: 'ociRuntime', label: 'OCI runtime', status: 'warn', detail: runtime.ociRuntimeNote, hint: 'Nothing to do: runc enforces the same limits. Moving the host to pure cgroup v2 lets crun run again.' });
@@ -93,6 +98,12 @@ export function buildHealthReport(input: {
     for (const key of ENFORCED_KEYS) {
       const finding = probe.findings[key];
       enforced[key] = finding.enforced;
+      const reason = finding.enforced ? undefined : exception(key);
+      if (reason) {
+        // A documented limit of this backend or tier: said plainly, amber, never shown as a pass.
+        checks.push({ id: `enforced.${key}`, label: LABELS[key], status: 'warn', detail: `Not enforced on this backend: ${finding.detail}`, hint: reason });
+        continue;
+      }
       if (key === 'seccomp') {
         checks.push(seccompCheck(seccomp, finding, runtime));
         continue;
@@ -115,9 +126,9 @@ export function buildHealthReport(input: {
     });
   }
   // The runtime's default profile is the user's informed choice: weaker (amber), not unsafe to run.
-  const required = ENFORCED_KEYS.filter((k) => k !== 'seccomp' || seccomp === 'sandbar');
+  const required = ENFORCED_KEYS.filter((k) => (k !== 'seccomp' || seccomp === 'sandbar') && !exception(k));
   const ok = runtime !== null && image.present && probe?.ok === true && required.every((k) => enforced[k]);
-  return { ok, checkedAt: Date.now(), runtime, image, seccomp, enforced, checks };
+  return { ok, checkedAt: Date.now(), runtime, image, seccomp, enforced, checks, ...(capabilities ? { capabilities } : {}) };
 }
 
 function seccompCheck(mode: 'sandbar' | 'runtime-default', finding: ProbeFinding, runtime: RuntimeReport | null): HealthCheck {
@@ -153,5 +164,11 @@ export async function collectHealth(
   // The probe may have switched OCI runtime (crun fallback): report what is in force now.
   const report = toRuntimeReport(runtime.current() ?? info);
   const seccomp = spec.seccompProfile ? 'sandbar' : 'runtime-default';
-  return buildHealthReport({ runtime: report, image: { name: spec.image, present }, probe, seccomp });
+  const capabilities = buildCapabilities({
+    backend: report.name,
+    isolation: isolationOf(spec.ociRuntime ?? report.ociRuntime),
+    rootless: report.rootless,
+    probe,
+  });
+  return buildHealthReport({ runtime: report, image: { name: spec.image, present }, probe, seccomp, capabilities });
 }

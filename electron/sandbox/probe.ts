@@ -7,6 +7,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { ContainerFactory, type ContainerSpec, type Owner } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer } from './execution.js';
+import type { SandboxBackend } from './backend.js';
 
 export interface ProbeFinding {
   enforced: boolean;
@@ -17,12 +18,14 @@ export type ProbeResult = { ok: true; findings: Record<EnforcedKey, ProbeFinding
 
 export const PROBE_MEMORY_MB = 96;
 export const PROBE_PIDS = 32;
+const NOT_REPORTED = 'not reported by the probe';
 
 const probeSource = () => readFileSync(fileURLToPath(new URL('./agent/probe.py', import.meta.url)), 'utf8');
 
 /** Pure: reads the probe's one result line out of its stdout. */
 export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFinding> | null {
-  const line = stdout.split('\n').find((l) => l.startsWith('SANDBAR_PROBE '));
+  // The probe prints its results twice (before and after the memory check that may end it): the last wins.
+  const line = stdout.split('\n').findLast((l) => l.startsWith('SANDBAR_PROBE '));
   if (!line) return null;
   let parsed: unknown;
   try {
@@ -36,18 +39,23 @@ export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFindi
     const entry = (parsed as Record<string, { enforced?: unknown; detail?: unknown } | undefined>)[key];
     findings[key] = {
       enforced: entry?.enforced === true,
-      detail: typeof entry?.detail === 'string' ? entry.detail : 'not reported by the probe',
+      detail: typeof entry?.detail === 'string' ? entry.detail : NOT_REPORTED,
     };
   }
   return findings;
 }
 
 export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owner, spec: ContainerSpec): Promise<ProbeResult> {
-  const probeSpec: ContainerSpec = { ...spec, limits: { ...spec.limits, memory: `${PROBE_MEMORY_MB}m`, pids: PROBE_PIDS } };
   const factory = new ContainerFactory(runtime, owner);
+  return probeWith({ create: (s, o) => factory.start(s, o), kill: (names) => runtime.killAndRemove(names) }, spec);
+}
+
+/** The probe on any backend: one sandbox with the real flags and deliberately small limits. */
+export async function probeWith(backend: Pick<SandboxBackend, 'create' | 'kill'>, spec: ContainerSpec): Promise<ProbeResult> {
+  const probeSpec: ContainerSpec = { ...spec, limits: { ...spec.limits, memory: `${PROBE_MEMORY_MB}m`, pids: PROBE_PIDS } };
   let container;
   try {
-    container = await factory.start(probeSpec, { idleTimeoutSec: 120, maxLifetimeSec: 180 });
+    container = await backend.create(probeSpec, { idleTimeoutSec: 120, maxLifetimeSec: 180 });
   } catch (err) {
     return { ok: false, error: `The probe container did not start: ${errorMessage(err)}` };
   }
@@ -58,9 +66,17 @@ export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owne
     timeoutSec: 90,
     outputCapBytes: 64 * 1024,
     memory: probeSpec.limits.memory,
-    kill: (c) => runtime.killAndRemove([c.name]),
+    kill: (c) => backend.kill([c.name]),
   });
   const findings = parseProbeOutput(outcome.stdout);
+  // The memory check runs last; if the sandbox as a whole was killed at the limit during it (gVisor: the
+  // cgroup holds the sandbox kernel, not each process), the limit held.
+  if (findings && outcome.exitReason === 'memory' && findings.memory.detail === NOT_REPORTED) {
+    findings.memory = {
+      enforced: true,
+      detail: `a ${PROBE_MEMORY_MB * 3} MiB allocation under a ${PROBE_MEMORY_MB} MiB limit ended the whole sandbox (exit ${outcome.exitCode ?? 137}): the limit bounds the sandbox as a whole`,
+    };
+  }
   if (!findings) {
     const why = outcome.message ?? outcome.exitReason;
     return { ok: false, error: `The probe did not report (${why}): ${outcome.stderr.slice(-500).trim()}` };

@@ -1,6 +1,7 @@
 // Removes containers left behind by Sandbar processes that died (killed, crashed, power loss). Other
 // live instances (the desktop app and a `sandbar stdio` at once) keep theirs.
-import type { ContainerRuntime, OwnedContainer } from './container-runtime.js';
+import type { SandboxBackend } from './backend.js';
+import type { OwnedContainer } from './container-runtime.js';
 import type { Owner } from './container-factory.js';
 
 export function isProcessAlive(pid: number): boolean {
@@ -25,8 +26,8 @@ export function selectOrphans(
   });
 }
 
-export async function reapOrphans(runtime: ContainerRuntime, self: Owner): Promise<string[]> {
-  const orphans = selectOrphans(await runtime.listOwned(), self).map((c) => c.name);
-  await runtime.killAndRemove(orphans);
+export async function reapOrphans(backend: Pick<SandboxBackend, 'listOwned' | 'kill'>, self: Owner): Promise<string[]> {
+  const orphans = selectOrphans(await backend.listOwned(), self).map((c) => c.name);
+  await backend.kill(orphans);
   return orphans;
 }

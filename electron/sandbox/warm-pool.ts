@@ -2,7 +2,8 @@
 // exactly one execution and is then destroyed; it never carries anything from one run to the next.
 import { errorMessage } from '../../shared/errors.js';
 import type { PoolState } from '../../shared/execution.js';
-import { specKey, type ContainerFactory, type ContainerSpec } from './container-factory.js';
+import type { SandboxBackend } from './backend.js';
+import { specKey, type ContainerSpec } from './container-factory.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 interface Slot {
@@ -39,7 +40,7 @@ export class WarmPool {
   private refilling = false;
 
   constructor(
-    private readonly factory: ContainerFactory,
+    private backend: Pick<SandboxBackend, 'create'>,
     private readonly kill: (containers: SandboxContainer[]) => Promise<void>,
     private options: PoolOptions,
   ) {}
@@ -53,6 +54,14 @@ export class WarmPool {
     if (changed) this.drainIdle();
     if (replacing && this.options.size > 0) this.refilling = true;
     this.trim();
+    this.refill();
+    this.changed();
+  }
+
+  /** Another backend (the user switched runtime): idle containers go, new ones come from it. */
+  setBackend(backend: Pick<SandboxBackend, 'create'>): void {
+    this.backend = backend;
+    this.drainIdle();
     this.refill();
     this.changed();
   }
@@ -83,7 +92,7 @@ export class WarmPool {
       }
     }
     this.refillSoon();
-    const container = await this.factory.start(spec, { executionId });
+    const container = await this.backend.create(spec, { executionId });
     return { container, warm: false };
   }
 
@@ -147,7 +156,8 @@ export class WarmPool {
     const idleSec = Math.ceil(this.options.maxIdleMs / 1000);
     const slot: Slot = {
       key: specKey(spec),
-      booting: this.factory.start(spec, {
+      booting: this.backend.create(spec, {
+        warm: true,
         idleTimeoutSec: idleSec + 30,
         maxLifetimeSec: idleSec + this.options.maxRunSec + 60,
       }),

@@ -1,11 +1,13 @@
 // Settings that decide what runs on the host, outside any sandbox: a server entry's command, the container
-// runtime binary, the OCI runtime and the seccomp profile. A settings patch is checked against them before
-// it is applied, so the control API can refuse them over HTTP and the desktop can ask the person first.
+// runtime binary, the OCI runtime, the seccomp profile and the kubeconfig (its credential plugins run). A
+// settings patch is checked against them before it is applied, so the control API can refuse them over
+// HTTP and the desktop can ask the person first.
 import { isDeepStrictEqual } from 'node:util';
 import type { Settings } from '../../shared/settings.js';
 import { isPlainObject } from './settings-patch.js';
 
-export const HOST_EXEC_FIELDS = ['runtime', 'ociRuntime', 'seccomp'] as const;
+/** A kubeconfig may name an `exec` credential plugin: choosing the file chooses a program to run. */
+export const HOST_EXEC_FIELDS = ['runtime', 'ociRuntime', 'seccomp', 'kubeconfig'] as const;
 
 export interface HostExecChange {
   /** Dotted path: `runtime`, `mcpServers.github`. */

@@ -12,9 +12,14 @@ export function testRuntime(): ContainerRuntime {
   return new ContainerRuntime({ env: process.env, platform: process.platform });
 }
 
+/** The engine config under test: the project's OCI runtime (runsc for the gVisor tier) unless overridden. */
 export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
-  return { ...DEFAULT_ENGINE_CONFIG, limits: DEFAULT_LIMITS, image: sandbox.image, poolSize: 0, ...overrides };
+  const ociRuntime = sandbox.runtime?.ociRuntime ?? null;
+  return { ...DEFAULT_ENGINE_CONFIG, limits: DEFAULT_LIMITS, image: sandbox.image, poolSize: 0, ociRuntime, ...overrides };
 }
+
+/** The isolation tier under test: gVisor has documented, probed exceptions (see capabilities.ts). */
+export const underGvisor = sandbox.runtime?.ociRuntime === 'runsc';
 
 export async function startEngine(overrides: Partial<EngineConfig> = {}, options: EngineOptions = {}): Promise<Engine> {
   const engine = new Engine(testRuntime(), testConfig(overrides), options);
@@ -22,8 +27,14 @@ export async function startEngine(overrides: Partial<EngineConfig> = {}, options
   return engine;
 }
 
+/** The runtime binary the global setup found for this project (never assumed to be podman). */
 export function runtimeBinary(): string {
-  return process.env.SANDBAR_RUNTIME ?? 'podman';
+  if (!sandbox.runtime) throw new Error(`no container runtime under test: ${sandbox.reason}`);
+  return sandbox.runtime.path;
+}
+
+export function runtimeName(): 'podman' | 'docker' | null {
+  return sandbox.runtime?.name ?? null;
 }
 
 /** Names of containers owned by a Sandbar instance (all states). */

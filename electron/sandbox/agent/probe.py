@@ -10,19 +10,26 @@ import sys
 import time
 
 results = {}
+deferred = []
 
 
-def check(name):
+def check(name, last=False):
     def record(fn):
-        try:
-            enforced, detail = fn()
-        except Exception as exc:  # a probe that breaks proves nothing
-            enforced, detail = False, "probe error: %r" % (exc,)
-        results[name] = {"enforced": bool(enforced), "detail": detail}
+        def run():
+            try:
+                enforced, detail = fn()
+            except Exception as exc:  # a probe that breaks proves nothing
+                enforced, detail = False, "probe error: %r" % (exc,)
+            results[name] = {"enforced": bool(enforced), "detail": detail}
+        if last:
+            deferred.append(run)
+        else:
+            run()
     return record
 
 
-@check("memory")
+# Last: under gVisor the memory limit bounds the whole sandbox, so exceeding it ends the probe itself.
+@check("memory", last=True)
 def _memory():
     want = PROBE_MEMORY_MB * 3
     code = "b = bytearray(%d * 1024 * 1024); print('survived')" % want
@@ -34,21 +41,19 @@ def _memory():
 
 @check("pids")
 def _pids():
+    # Sleepers started by exec, not forked Pythons: each costs little memory, so only a pids limit can
+    # refuse them (under gVisor, 64 forked interpreters would hit a small memory limit first).
     children = []
     try:
         for _ in range(PROBE_PIDS * 2):
-            pid = os.fork()
-            if pid == 0:
-                time.sleep(30)
-                os._exit(0)
-            children.append(pid)
+            children.append(subprocess.Popen(["sleep", "30"]))
         return False, "started %d processes under a limit of %d" % (len(children), PROBE_PIDS)
     except OSError as exc:
         return True, "process %d was refused under a limit of %d (%s)" % (len(children) + 1, PROBE_PIDS, exc.strerror)
     finally:
-        for pid in children:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        for child in children:
+            child.kill()
+            child.wait()
 
 
 @check("network")
@@ -97,7 +102,11 @@ def _capabilities():
             status[key] = value.strip()
     effective = int(status.get("CapEff", "0"), 16)
     bounding = int(status.get("CapBnd", "0"), 16)
-    no_new_privs = status.get("NoNewPrivs") == "1"
+    if "NoNewPrivs" in status:
+        no_new_privs = status["NoNewPrivs"] == "1"
+    else:  # gVisor's /proc/self/status has no such line: ask the kernel (PR_GET_NO_NEW_PRIVS)
+        import ctypes
+        no_new_privs = ctypes.CDLL(None, use_errno=True).prctl(39, 0, 0, 0, 0) == 1
     enforced = effective == 0 and bounding == 0 and no_new_privs
     return enforced, "CapEff=%x CapBnd=%x NoNewPrivs=%s uid=%d" % (effective, bounding, int(no_new_privs), os.getuid())
 
@@ -151,4 +160,8 @@ def _seccomp():
     return True, "refused with EPERM: " + ", ".join(outcomes)
 
 
-print("SANDBAR_PROBE " + json.dumps(results))
+# What is known so far, then again after the deferred checks; the host reads the last line it got.
+print("SANDBAR_PROBE " + json.dumps(results), flush=True)
+for run in deferred:
+    run()
+print("SANDBAR_PROBE " + json.dumps(results), flush=True)

@@ -1,6 +1,15 @@
-import type { HealthReport } from '../../../shared/health.js';
+import type { HealthReport, LimitState } from '../../../shared/health.js';
 import { ENFORCED_KEYS } from '../../../shared/health.js';
 import { StatusDot } from '../../components/badge.js';
+import type { Tone } from '../../components/tone.js';
+
+/** A documented exception (gVisor's pids, say) is amber with its reason, never shown as a pass. */
+const STATE: Record<LimitState['state'], { tone: Tone; label: string }> = {
+  enforced: { tone: 'ok', label: 'enforced' },
+  exception: { tone: 'warn', label: 'not enforced on this backend' },
+  failed: { tone: 'fail', label: 'not enforced' },
+  unknown: { tone: 'fail', label: 'not proven' },
+};
 
 const ENFORCED_LABEL: Record<(typeof ENFORCED_KEYS)[number], string> = {
   memory: 'Memory limit',
@@ -13,6 +22,7 @@ const ENFORCED_LABEL: Record<(typeof ENFORCED_KEYS)[number], string> = {
 
 export function RuntimeFacts({ report }: { report: HealthReport }) {
   const rt = report.runtime;
+  const caps = report.capabilities;
   return (
     <section className="card" aria-labelledby="runtime-title">
       <h2 id="runtime-title">Container runtime</h2>
@@ -41,14 +51,23 @@ export function RuntimeFacts({ report }: { report: HealthReport }) {
       ) : (
         <p className="tone-fail">No container runtime found. Install Podman (recommended) or Docker.</p>
       )}
-      <h3 className="subhead">Proven by the probe</h3>
+      <h3 className="subhead">
+        Proven by the probe
+        {caps && ` on ${caps.backend}${caps.isolation === 'runsc' ? ' with gVisor' : ''}`}
+      </h3>
+      {caps?.rootlessNote && <p className="muted">{caps.rootlessNote}</p>}
       <ul className="enforced" aria-label="Limits the probe proved">
-        {ENFORCED_KEYS.map((k) => (
-          <li key={k}>
-            <StatusDot tone={report.enforced[k] ? 'ok' : 'fail'} label={report.enforced[k] ? 'enforced' : 'not proven'} />
-            {ENFORCED_LABEL[k]}
-          </li>
-        ))}
+        {ENFORCED_KEYS.map((k) => {
+          const state = caps ? STATE[caps.limits[k].state] : report.enforced[k] ? STATE.enforced : STATE.unknown;
+          const reason = caps?.limits[k].reason;
+          return (
+            <li key={k}>
+              <StatusDot tone={state.tone} label={state.label} />
+              {ENFORCED_LABEL[k]}
+              {reason && <span className="muted"> — {reason}</span>}
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

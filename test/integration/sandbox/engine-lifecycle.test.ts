@@ -124,7 +124,7 @@ describe.skipIf(!sandbox.available)('engine lifecycle', () => {
       expect(containersOf('deadbeef0000')).toEqual([]);
       expect(containersOf('livelive0000')).toEqual([liveName]);
     } finally {
-      execFileSync(runtimeBinary(), ['rm', '-f', '-t', '0', name, liveName], { stdio: 'ignore' });
+      execFileSync(runtimeBinary(), ['rm', '-f', name, liveName], { stdio: 'ignore' });
     }
   });
 });

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ContainerRuntime } from '../../../electron/sandbox/container-runtime.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
 import { collectHealth } from '../../../electron/sandbox/health.js';
-import { containersOf, runtimeBinary, sandbox, testConfig } from '../helpers.js';
+import { containersOf, runtimeName, sandbox, testConfig, underGvisor } from '../helpers.js';
 
-describe.skipIf(!sandbox.available || runtimeBinary() !== 'podman')('OCI runtime fallback', () => {
+// The fixture stands in for podman: the Docker and gVisor projects have no crun to fall back from.
+describe.skipIf(!sandbox.available || runtimeName() !== 'podman' || underGvisor)('OCI runtime fallback', () => {
   it('retries with runc after the cgroup-hybrid error, and health reports the fallback', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sandbar-crun-'));
     const fake = path.join(dir, 'podman');

@@ -23,6 +23,7 @@ const HOST_EXEC_PATCHES: [string, Record<string, unknown>][] = [
   ['runtime', { runtime: '/tmp/evil-podman' }],
   ['ociRuntime', { ociRuntime: '/tmp/evil-runc' }],
   ['seccomp', { seccomp: 'runtime-default' }],
+  ['kubeconfig (its exec credential plugins run on the host)', { kubeconfig: '/tmp/evil-kubeconfig' }],
 ];
 
 describe('host-executing settings', () => {

@@ -1,0 +1,67 @@
+// What one sandbox is, independent of the backend that runs it. Each backend has one pure translator
+// from this spec (podman-args.ts, docker-args.ts, pod-manifest.ts); nothing else builds a command line.
+import { AppError } from '../../shared/errors.js';
+import { imageReferenceProblem } from '../../shared/image-ref.js';
+import type { Limits } from '../../shared/limits.js';
+
+/** runc-class kernels share the host kernel; runsc (gVisor) puts a user-space kernel in between. */
+export type Isolation = 'runc' | 'runsc';
+
+export interface SandboxSpec {
+  /** `sandbar-<id>`: the handle the host kills by. */
+  name: string;
+  image: string;
+  limits: Pick<Limits, 'memory' | 'pids' | 'cpus' | 'tmpSize' | 'workspaceSize'>;
+  /** `uid` or `uid:gid`, never 0 (LimitsSchema refuses it). */
+  user: string;
+  /** In insertion order; the owner labels first. */
+  labels: Record<string, string>;
+  /** A seccomp profile file (CLI backends) or a node-local profile name (Kubernetes); none: the runtime's default. */
+  seccompProfile?: string;
+  lifetime: {
+    /** Runtime-side cap so the sandbox dies even if the host process is killed. */
+    maxLifetimeSec?: number;
+  };
+  isolation: Isolation;
+  /** The OCI runtime binary to force (runc after crun's cgroup-hybrid failure, or runsc). */
+  ociRuntime?: string;
+  /** From the host's hard limits; null off Linux and where the backend has no ulimits (Kubernetes). */
+  ulimits: { nofile: number; nproc: number } | null;
+  env: Readonly<Record<string, string>>;
+  command: readonly string[];
+}
+
+/** runsc by name or path means gVisor; anything else is a runc-class runtime. */
+export function isolationOf(ociRuntime: string | undefined | null): Isolation {
+  return ociRuntime && /(^|[\\/])runsc$/.test(ociRuntime) ? 'runsc' : 'runc';
+}
+
+export const TMPFS_OPTIONS = 'rw,noexec,nosuid,nodev';
+
+/** The two writable places; everything else is read-only. */
+export function tmpfsMounts(spec: SandboxSpec): { path: string; size: string }[] {
+  return [
+    { path: '/tmp', size: spec.limits.tmpSize },
+    { path: '/workspace', size: spec.limits.workspaceSize },
+  ];
+}
+
+/** The last line of defence before an argv: whatever the caller, an image that is not a reference never runs. */
+export function assertImageReference(image: string): void {
+  const problem = imageReferenceProblem(image);
+  if (problem) throw new AppError('invalid_config', `Refused image ${JSON.stringify(image)}: ${problem}.`);
+}
+
+/** Flags a value cannot smuggle in: the image and names are checked before any argv is built. */
+// `<` `>` only so the panel's preview can show `sandbar-<run>`.
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.<>-]{0,127}$/;
+
+export function assertSafeSpec(spec: SandboxSpec): void {
+  assertImageReference(spec.image);
+  if (!NAME_RE.test(spec.name)) throw new Error(`not a sandbox name: ${JSON.stringify(spec.name)}`);
+  if (!/^\d+(:\d+)?$/.test(spec.user) || Number(spec.user.split(':')[0]) === 0) throw new Error(`not a non-root uid: ${spec.user}`);
+  if (spec.ociRuntime !== undefined && !/^[A-Za-z0-9._/][A-Za-z0-9._/-]*$/.test(spec.ociRuntime)) throw new Error(`not an OCI runtime: ${spec.ociRuntime}`);
+  for (const [key, value] of Object.entries(spec.labels)) {
+    if (!/^[A-Za-z0-9._/-]+$/.test(key) || /[\n\r=]/.test(value)) throw new Error(`not a label: ${key}`);
+  }
+}

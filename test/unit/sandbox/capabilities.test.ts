@@ -1,0 +1,91 @@
+// The capability matrix: what the probe proved, with each backend's documented exceptions marked amber.
+import { describe, expect, it } from 'vitest';
+import { buildCapabilities, knownException } from '../../../electron/sandbox/capabilities.js';
+import { buildHealthReport } from '../../../electron/sandbox/health.js';
+import type { ProbeFinding, ProbeResult } from '../../../electron/sandbox/probe.js';
+import { ENFORCED_KEYS, type EnforcedKey, type RuntimeReport } from '../../../shared/health.js';
+
+function probe(notEnforced: EnforcedKey[] = []): ProbeResult {
+  const findings = Object.fromEntries(ENFORCED_KEYS.map((k) => [k, { enforced: !notEnforced.includes(k), detail: `${k} detail` }])) as Record<EnforcedKey, ProbeFinding>;
+  return { ok: true, findings };
+}
+
+const podmanRoot: RuntimeReport = {
+  name: 'podman', path: '/usr/bin/podman', version: '4.3.1', rootless: false, cgroupVersion: 1, ociRuntime: 'runsc', storageDriver: 'overlay', availableOciRuntimes: ['runc', 'runsc'],
+};
+const IMAGE = { name: 'localhost/sandbar-python:test', present: true };
+
+describe('buildCapabilities', () => {
+  it('marks every proven limit enforced', () => {
+    const caps = buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: true, probe: probe() });
+    expect(Object.values(caps.limits).map((l) => l.state)).toEqual(ENFORCED_KEYS.map(() => 'enforced'));
+    expect(caps.rootlessNote).toBeUndefined();
+  });
+
+  it('under gVisor, unenforced pids is an exception with its reason, not a failure', () => {
+    const caps = buildCapabilities({ backend: 'podman', isolation: 'runsc', rootless: false, probe: probe(['pids']) });
+    expect(caps.limits.pids.state).toBe('exception');
+    expect(caps.limits.pids.reason).toMatch(/not host pids/);
+    expect(caps.limits.memory.state).toBe('enforced');
+  });
+
+  it('under runc, unenforced pids is a failure', () => {
+    expect(buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: true, probe: probe(['pids']) }).limits.pids.state).toBe('failed');
+  });
+
+  it('never excuses memory, network, read-only root or capabilities on any backend', () => {
+    for (const backend of ['podman', 'docker', 'kubernetes'] as const) {
+      for (const isolation of ['runc', 'runsc'] as const) {
+        for (const key of ['memory', 'network', 'readOnlyRoot', 'capabilities'] as const) expect(knownException(key, backend, isolation)).toBeUndefined();
+      }
+    }
+    expect(knownException('pids', 'kubernetes', 'runc')).toMatch(/podPidsLimit/);
+  });
+
+  it('says when Docker runs as root, and which backends have a lifetime backstop', () => {
+    const docker = buildCapabilities({ backend: 'docker', isolation: 'runc', rootless: false, probe: null });
+    expect(docker.rootlessNote).toMatch(/Docker runs as root here \(not rootless\)/);
+    expect(docker.lifetimeBackstop).toBe(false);
+    expect(docker.limits.memory.state).toBe('unknown');
+    expect(buildCapabilities({ backend: 'kubernetes', isolation: 'runc', rootless: true, probe: null }).lifetimeBackstop).toBe(true);
+  });
+
+  it('reports a probe that did not run as unknown with its error', () => {
+    const caps = buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: true, probe: { ok: false, error: 'boom' } });
+    expect(caps.limits.seccomp).toEqual({ state: 'unknown', detail: 'boom' });
+  });
+});
+
+describe('health with a capability matrix', () => {
+  it('shows a gVisor pids exception amber with the reason, and still ok', () => {
+    const p = probe(['pids']);
+    const capabilities = buildCapabilities({ backend: 'podman', isolation: 'runsc', rootless: false, probe: p });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanRoot, image: IMAGE, probe: p, capabilities });
+    const pids = report.checks.find((c) => c.id === 'enforced.pids')!;
+    expect(pids.status).toBe('warn');
+    expect(pids.detail).toMatch(/^Not enforced on this backend: /);
+    expect(pids.hint).toMatch(/gVisor/);
+    expect(report.enforced.pids).toBe(false);
+    expect(report.ok).toBe(true);
+    expect(report.capabilities?.limits.pids.state).toBe('exception');
+    expect(report.checks.find((c) => c.id === 'runtime')!.detail).toMatch(/not rootless/);
+  });
+
+  it('a pids failure under runc still fails health', () => {
+    const p = probe(['pids']);
+    const capabilities = buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: false, probe: p });
+    const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanRoot, image: IMAGE, probe: p, capabilities });
+    expect(report.checks.find((c) => c.id === 'enforced.pids')!.status).toBe('fail');
+    expect(report.ok).toBe(false);
+  });
+});
+
+describe('sandbar doctor text', () => {
+  it('prints the matrix line for the backend in use', async () => {
+    const { formatHealth } = await import('../../../electron/cli/doctor-command.js');
+    const p = probe(['pids', 'seccomp']);
+    const capabilities = buildCapabilities({ backend: 'podman', isolation: 'runsc', rootless: false, probe: p });
+    const text = formatHealth(buildHealthReport({ seccomp: 'sandbar', runtime: podmanRoot, image: IMAGE, probe: p, capabilities }));
+    expect(text).toContain('Limits on podman with gVisor: memory ✓, pids !, network ✓, readOnlyRoot ✓, capabilities ✓, seccomp !');
+  });
+});
