@@ -1,7 +1,8 @@
-// `sandbar doctor [--json]`: the health report. Exit 0 only when code can run safely.
+// `sandbar doctor [--json] [--all-runtimes]`: the health report. Exit 0 only when code can run safely.
 import type { Command } from 'commander';
 import type { HealthReport } from '../../shared/health.js';
 import type { CliContext } from '../cli.js';
+import { formatTiers, probeEveryTier } from '../sandbox/runtime-tiers.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 
@@ -26,11 +27,16 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
     .command('doctor')
     .description('check the container runtime and prove every sandbox limit is enforced')
     .option('--json', 'print the report as JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--all-runtimes', 'also probe every installed runtime and isolation tier (podman, docker, gVisor) and list each limit per tier')
+    .action(async (opts: { json?: boolean; allRuntimes?: boolean }) => {
       const core = ctx.createCore({ overrides: { poolSize: 0 } });
       await core.history.start();
       const report = await core.health({ probe: true });
-      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatHealth(report));
+      const tiers = opts.allRuntimes
+        ? await probeEveryTier({ env: process.env, platform: process.platform, owner: core.engine.owner, spec: core.engine.spec() })
+        : undefined;
+      const text = formatHealth(report) + (tiers ? `\nEvery runtime here (✓ enforced, ! documented exception, ✗ failed):\n${formatTiers(tiers)}\n` : '');
+      process.stdout.write(opts.json ? `${JSON.stringify(tiers ? { ...report, tiers } : report, null, 2)}\n` : text);
       await core.dispose();
       ctx.setExitCode(report.ok ? 0 : 1);
     });
