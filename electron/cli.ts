@@ -4,7 +4,8 @@
 import './lean-heap.js';
 import { Command, CommanderError } from 'commander';
 import { AppError, errorMessage } from '../shared/errors.js';
-import { createCore } from './app.js';
+import { createCore } from './core.js';
+import type { CliContext } from './cli/cli-context.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHistoryCommand } from './cli/history-command.js';
 import { registerImageCommand } from './cli/image-command.js';
@@ -13,14 +14,6 @@ import { registerServeCommand } from './cli/serve-command.js';
 import { registerStdioCommand } from './cli/stdio-command.js';
 import { packageInfo } from './package-info.js';
 
-
-/** Set by a command's action; commander's own errors use exit code 2 (usage). */
-export interface CliContext {
-  createCore: typeof createCore;
-  setExitCode(code: number): void;
-  /** For long-running commands: exit once their clean-up is done, whatever handles linger. */
-  exit(code: number): void;
-}
 
 async function main(argv: string[]): Promise<number> {
   let exitCode = 0;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, clipboard, dialog, ipcMain, session } from 'electron';
 import ElectronStore from 'electron-store';
-import { createCore } from './app.js';
+import { createCore } from './core.js';
 import { runStdio } from './cli/stdio-command.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
 import { createLogger } from './logger.js';

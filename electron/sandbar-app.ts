@@ -4,8 +4,8 @@
 import path from 'node:path';
 import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
-import { createCore, type SandbarCore } from './app.js';
-import { mcpDeps } from './cli/mcp-deps.js';
+import { createCore, type SandbarCore } from './core.js';
+import { mcpDeps } from './mcp/mcp-deps.js';
 import { ClientConfigurator } from './control/clients/client-configurator.js';
 import { controlMethods } from './control/control-methods.js';
 import { HealthMonitor } from './control/health-monitor.js';

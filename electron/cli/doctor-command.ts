@@ -1,7 +1,7 @@
 // `sandbar doctor [--json] [--all-runtimes]`: the health report. Exit 0 only when code can run safely.
 import type { Command } from 'commander';
 import type { HealthReport } from '../../shared/health.js';
-import type { CliContext } from '../cli.js';
+import type { CliContext } from './cli-context.js';
 import { formatTiers, probeEveryTier } from '../sandbox/runtime-tiers.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { AppError } from '../../shared/errors.js';
 import { formatHistoryJson, formatHistoryTable, historyQueryFromFlags } from '../history/history-cli-format.js';
-import type { CliContext } from '../cli.js';
+import type { CliContext } from './cli-context.js';
 
 export function registerHistoryCommand(program: Command, ctx: CliContext): void {
   program

@@ -2,7 +2,7 @@
 // Runs never pull as a side effect; this (or the panel's Pull button) is the one way an image arrives.
 import type { Command } from 'commander';
 import { pullFraction } from '../control/image-puller.js';
-import type { CliContext } from '../cli.js';
+import type { CliContext } from './cli-context.js';
 
 export function registerImageCommand(program: Command, ctx: CliContext): void {
   const image = program.command('image').description('show or pull the sandbox image (default: the configured one)');

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { ExitReason } from '../../shared/execution.js';
 import { AppError } from '../../shared/errors.js';
 import { compactStructured, payloadFromResult } from '../mcp/result-format.js';
-import type { CliContext } from '../cli.js';
+import type { CliContext } from './cli-context.js';
 
 export const RUN_EXIT_CODES: Record<ExitReason, number> = {
   success: 0,

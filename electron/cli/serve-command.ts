@@ -4,8 +4,8 @@ import { AppError } from '../../shared/errors.js';
 import { createLogger } from '../logger.js';
 import { createSandbarApp } from '../sandbar-app.js';
 import { flagLayer } from '../settings/settings-layers.js';
-import type { CliContext } from '../cli.js';
-import { untilSignal } from './mcp-deps.js';
+import type { CliContext } from './cli-context.js';
+import { untilSignal } from './signals.js';
 
 function parsePort(value: string): number {
   const port = Number(value);

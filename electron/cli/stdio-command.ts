@@ -2,15 +2,16 @@
 // their servers (Claude Desktop). When a Sandbar already serves this home, it bridges to that instance,
 // so every client shares one engine and one history; otherwise it runs its own engine.
 import type { Command } from 'commander';
-import type { createCore } from '../app.js';
+import type { createCore } from '../core.js';
 import { createLogger } from '../logger.js';
 import { loadOrCreateToken } from '../mcp/http/token-store.js';
 import { createMcpServer } from '../mcp/server-factory.js';
 import { bridgeStdio, findRunningInstance } from '../mcp/stdio-bridge.js';
 import { serveStdio } from '../mcp/stdio-endpoint.js';
 import { sandbarHome } from '../settings/paths.js';
-import type { CliContext } from '../cli.js';
-import { mcpDeps, untilSignal } from './mcp-deps.js';
+import type { CliContext } from './cli-context.js';
+import { mcpDeps } from '../mcp/mcp-deps.js';
+import { untilSignal } from './signals.js';
 
 export async function runStdio(options: { createCore: typeof createCore; env?: NodeJS.ProcessEnv; bridge?: boolean }): Promise<void> {
   const env = options.env ?? process.env;

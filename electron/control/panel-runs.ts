@@ -1,18 +1,19 @@
-// Runs started from the panel (Re-run): the same path as an MCP run, with the servers prepared and
-// proxied, recorded as client `panel`. The panel follows the run on the event stream.
+// Runs started from the panel (Re-run): the same path as an MCP run (submitWithServers), recorded as
+// client `panel`. The panel follows the run on the event stream.
 import { AppError } from '../../shared/errors.js';
-import type { SandbarCore } from '../app.js';
+import { submitWithServers, type ServerCatalog } from '../proxy/submit-with-servers.js';
+import type { Engine } from '../sandbox/engine.js';
 
 export async function submitAsPanel(
-  core: Pick<SandbarCore, 'engine' | 'servers'>,
+  deps: { engine: Pick<Engine, 'submit'>; servers: ServerCatalog },
   run: { code: string; servers: string[]; timeoutSec: number | null },
 ): Promise<{ id: string }> {
-  const refusal = core.servers.refusal(run.servers);
-  if (refusal) throw new AppError('invalid_request', refusal);
-  const mcp = await core.servers.prepare(run.servers);
-  const handle = core.engine.submit(
-    { code: run.code, servers: run.servers, client: { name: 'panel', transport: 'panel' }, context: { mcp }, ...(run.timeoutSec ? { timeoutSec: run.timeoutSec } : {}) },
-    { rpc: core.servers.rpcFor(run.servers) },
-  );
-  return { id: handle.id };
+  const outcome = await submitWithServers(deps, {
+    code: run.code,
+    servers: run.servers,
+    client: { name: 'panel', transport: 'panel' },
+    ...(run.timeoutSec ? { timeoutSec: run.timeoutSec } : {}),
+  });
+  if (!outcome.ok) throw new AppError('invalid_request', outcome.message);
+  return { id: outcome.handle.id };
 }

@@ -8,23 +8,12 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine } from '../sandbox/engine.js';
-import type { RpcHandler } from '../sandbox/execution.js';
-import type { SandboxMcpContext } from '../../shared/proxy.js';
+import { submitWithServers, type ServerCatalog } from '../proxy/submit-with-servers.js';
 import { payloadFromResult } from './result-format.js';
 import { checkRunPythonArgs } from './run-python-args.js';
 import { inputErrorResult, refusalPayload, toolResult } from './tool-result.js';
 
 export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** The user's MCP servers as run_python needs them (the proxy's ServerManager). */
-export interface ServerCatalog {
-  /** Why a run naming these servers is refused (unknown or denied), or null. */
-  refusal(names: readonly string[]): string | null;
-  /** Starts these servers if needed and describes them for the sandbox. */
-  prepare(names: readonly string[]): Promise<SandboxMcpContext>;
-  /** The host side of the sandbox's calls, limited to these servers. */
-  rpcFor(names: readonly string[]): RpcHandler;
-}
 
 export interface RunPythonDeps {
   engine: Engine;
@@ -48,22 +37,14 @@ export async function handleRunPython(
   if (!check.ok) {
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
-  const unique = [...new Set(check.servers)];
-  const refusal = deps.servers.refusal(unique);
-  if (refusal) return toolResult(refusalPayload('error', refusal, check.servers), mode);
-  let mcp: SandboxMcpContext;
   try {
-    // Server start-up has its own timeout and does not count against the run's.
-    mcp = await deps.servers.prepare(unique);
-  } catch (err) {
-    return toolResult(refusalPayload('error', errorMessage(err), check.servers), mode);
-  }
-
-  try {
-    const handle = deps.engine.submit(
-      { code: check.code, servers: unique, client, context: { mcp }, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
-      { signal: extra.signal, rpc: deps.servers.rpcFor(unique) },
+    const submitted = await submitWithServers(
+      deps,
+      { code: check.code, servers: check.servers, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
+      { signal: extra.signal },
     );
+    if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
+    const handle = submitted.handle;
     const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log);
     const result = await handle.result.finally(stopProgress);
     return toolResult(payloadFromResult(result, check.servers), mode);

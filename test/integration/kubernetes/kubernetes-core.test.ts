@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type SandbarCore } from '../../../electron/app.js';
+import { createCore, type SandbarCore } from '../../../electron/core.js';
 import { KubernetesBackend } from '../../../electron/sandbox/kubernetes-backend.js';
 import { sandbox } from '../helpers.js';
 import { FAKE_TOKEN, FakeKubeApi } from './fake-api-server.js';

@@ -1,20 +1,4 @@
-// What the MCP server needs from the core, shared by `sandbar stdio` and `sandbar serve`.
-import type { SandbarCore } from '../app.js';
-import type { Logger } from '../logger.js';
-import type { McpServerDeps } from '../mcp/server-factory.js';
-import { packageInfo } from '../package-info.js';
-
-export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Logger): McpServerDeps {
-  return {
-    engine: core.engine,
-    settings: () => core.settings,
-    servers: core.servers,
-    log,
-    version: packageInfo().version,
-    transport,
-  };
-}
-
+// How long-running commands (serve, stdio) learn that they should stop.
 /** How soon a repeated signal counts as a person insisting, not as a re-raise. */
 const INSIST_AFTER_MS = 1000;
 

@@ -1,0 +1,38 @@
+// A run that may call the user's MCP servers, as every surface starts one (run_python, the panel's
+// Re-run): refuse unknown or denied servers, start the named ones (their start-up time is not the run's),
+// then submit with their descriptions in the context and host calls limited to exactly them.
+import type { ExecutionRequest } from '../../shared/execution.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { SandboxMcpContext } from '../../shared/proxy.js';
+import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
+import type { RpcHandler } from '../sandbox/execution.js';
+
+/** The user's MCP servers as a run needs them (the ServerManager). */
+export interface ServerCatalog {
+  /** Why a run naming these servers is refused (unknown or denied), or null. */
+  refusal(names: readonly string[]): string | null;
+  /** Starts these servers if needed and describes them for the sandbox. */
+  prepare(names: readonly string[]): Promise<SandboxMcpContext>;
+  /** The host side of the sandbox's calls, limited to these servers. */
+  rpcFor(names: readonly string[]): RpcHandler;
+}
+
+export type SubmitOutcome = { ok: true; handle: ExecutionHandle } | { ok: false; message: string };
+
+export async function submitWithServers(
+  deps: { engine: Pick<Engine, 'submit'>; servers: ServerCatalog },
+  request: Omit<ExecutionRequest, 'servers' | 'context'> & { servers: string[] },
+  options: { signal?: AbortSignal } = {},
+): Promise<SubmitOutcome> {
+  const servers = [...new Set(request.servers)];
+  const refusal = deps.servers.refusal(servers);
+  if (refusal) return { ok: false, message: refusal };
+  let mcp: SandboxMcpContext;
+  try {
+    mcp = await deps.servers.prepare(servers);
+  } catch (err) {
+    return { ok: false, message: errorMessage(err) };
+  }
+  const handle = deps.engine.submit({ ...request, servers, context: { mcp } }, { ...options, rpc: deps.servers.rpcFor(servers) });
+  return { ok: true, handle };
+}
