@@ -5,7 +5,8 @@ import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { withAppChecks } from './app-health.js';
+import { historyCheck, settingsChecks } from './health/app-checks.js';
+import { withChecks } from './health/with-checks.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { createLogger } from './logger.js';
 import { packageInfo } from './package-info.js';
@@ -17,7 +18,7 @@ import { CliBackend } from './sandbox/cli-backend.js';
 import { newOwner } from './sandbox/container-factory.js';
 import { ContainerRuntime } from './sandbox/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
-import { collectHealth } from './sandbox/health.js';
+import { collectHealth } from './health/sandbox-checks.js';
 import { KubernetesBackend, loadKubeConfig } from './sandbox/kubernetes-backend.js';
 import { collectKubernetesHealth } from './sandbox/kubernetes-health.js';
 import { engineConfigOf } from './settings/env-config.js';
@@ -161,7 +162,7 @@ export function createCore(options: {
         backend instanceof KubernetesBackend
           ? await collectKubernetesHealth(backend, engine.spec(), { probe })
           : await collectHealth(runtime, engine.owner, engine.spec(), { probe });
-      return withAppChecks(report, history.health(), settingsService.warnings);
+      return withChecks(report, [historyCheck(history.health()), ...settingsChecks(settingsService.warnings)]);
     },
     dispose: async (graceMs) => {
       stopApplying();

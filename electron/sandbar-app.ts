@@ -6,16 +6,17 @@ import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
 import { createCore, type SandbarCore } from './core.js';
 import { mcpDeps } from './mcp/mcp-deps.js';
-import { ClientConfigurator } from './control/clients/client-configurator.js';
+import { ClientConfigurator } from './clients/client-configurator.js';
 import { controlMethods } from './control/control-methods.js';
-import { HealthMonitor } from './control/health-monitor.js';
+import { HealthMonitor } from './health/health-monitor.js';
 import { HttpApi } from './control/http-api.js';
 import { ImagePuller } from './control/image-puller.js';
 import { LiveMonitor } from './control/live-monitor.js';
 import { PanelFiles } from './control/panel-files.js';
 import { submitAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
-import { endpointCheck, poolCheck, serversCheck, withServiceChecks } from './control/service-checks.js';
+import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
+import { withChecks } from './health/with-checks.js';
 import { clearInstance, writeInstance } from './instance-file.js';
 import { createLogger, type Logger } from './logger.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http/http-endpoint.js';
@@ -90,7 +91,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const health = new HealthMonitor({
     collect: async (probe) => {
       const engine = core.engine.snapshot();
-      return withServiceChecks(await core.health({ probe }), [
+      return withChecks(await core.health({ probe }), [
         endpointCheck(endpointInfo()),
         poolCheck(engine.pool, { running: engine.running.length, queued: engine.queued.length, paused: core.engine.paused }),
         serversCheck(core.servers.status()),

@@ -10,7 +10,7 @@ import type { HistoryStore } from '../history/history-store.js';
 import type { HostExecChange } from '../settings/host-exec-fields.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Engine } from '../sandbox/engine.js';
-import type { HealthMonitor } from './health-monitor.js';
+import type { HealthMonitor } from '../health/health-monitor.js';
 import type { ImagePuller } from './image-puller.js';
 import type { LiveMonitor } from './live-monitor.js';
 import { zodFields, type MethodTable } from './router.js';

@@ -4,7 +4,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { HealthReport, RuntimeReport } from '../../shared/health.js';
 import { buildCapabilities } from './capabilities.js';
 import type { ContainerSpec } from './container-factory.js';
-import { buildHealthReport } from './health.js';
+import { buildHealthReport } from '../health/sandbox-checks.js';
 import type { KubernetesBackend } from './kubernetes-backend.js';
 
 export async function collectKubernetesHealth(backend: KubernetesBackend, spec: ContainerSpec, options: { probe: boolean }): Promise<HealthReport> {

@@ -4,7 +4,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { CapabilityMatrix } from '../../shared/health.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
 import { ContainerRuntime } from './container-runtime.js';
-import { collectHealth } from './health.js';
+import { collectHealth } from '../health/sandbox-checks.js';
 import { locateRuntime, RUNTIME_ENV_VARS, type RuntimeName } from './runtime-locator.js';
 import type { Isolation } from './sandbox-spec.js';
 

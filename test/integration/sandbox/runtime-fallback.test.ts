@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContainerRuntime } from '../../../electron/sandbox/container-runtime.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
-import { collectHealth } from '../../../electron/sandbox/health.js';
+import { collectHealth } from '../../../electron/health/sandbox-checks.js';
 import { containersOf, runtimeName, sandbox, testConfig, underGvisor } from '../helpers.js';
 
 // The fixture stands in for podman: the Docker and gVisor projects have no crun to fall back from.

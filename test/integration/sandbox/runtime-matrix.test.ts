@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CliBackend } from '../../../electron/sandbox/cli-backend.js';
 import { newOwner } from '../../../electron/sandbox/container-factory.js';
 import { containerSpecOf } from '../../../electron/sandbox/engine.js';
-import { collectHealth } from '../../../electron/sandbox/health.js';
+import { collectHealth } from '../../../electron/health/sandbox-checks.js';
 import { containersOf, runtimeName, sandbox, testConfig, testRuntime, underGvisor, waitFor } from '../helpers.js';
 
 describe.skipIf(!sandbox.available)('runtime capability matrix and backend operations', () => {

@@ -2,7 +2,7 @@
 // workloads still run, and PID 1 handles signals and orphans.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/sandbox/engine.js';
-import { collectHealth } from '../../../electron/sandbox/health.js';
+import { collectHealth } from '../../../electron/health/sandbox-checks.js';
 import type { ExecutionResult } from '../../../shared/execution.js';
 import { containersOf, runtimeName, sandbox, startEngine, testRuntime, waitFor } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 // The capability matrix: what the probe proved, with each backend's documented exceptions marked amber.
 import { describe, expect, it } from 'vitest';
 import { buildCapabilities, knownException } from '../../../electron/sandbox/capabilities.js';
-import { buildHealthReport } from '../../../electron/sandbox/health.js';
+import { buildHealthReport } from '../../../electron/health/sandbox-checks.js';
 import type { ProbeFinding, ProbeResult } from '../../../electron/sandbox/probe.js';
 import { ENFORCED_KEYS, type EnforcedKey, type RuntimeReport } from '../../../shared/health.js';
 

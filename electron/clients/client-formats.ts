@@ -1,6 +1,6 @@
 // What Sandbar's entry looks like in each MCP client's config file, per the clients' own documentation.
 import { isDeepStrictEqual } from 'node:util';
-import type { ClientId } from '../../proxy/discovery/client-paths.js';
+import type { ClientId } from '../proxy/discovery/client-paths.js';
 
 /** The entry's name in every client's server list. */
 export const ENTRY_NAME = 'sandbar';

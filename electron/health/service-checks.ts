@@ -2,7 +2,7 @@
 // running/queued counts, proxied servers). They inform; only the sandbox checks decide `ok`.
 import type { EndpointInfo, ServerView } from '../../shared/contract.js';
 import type { PoolState } from '../../shared/execution.js';
-import type { HealthCheck, HealthReport } from '../../shared/health.js';
+import type { HealthCheck } from '../../shared/health.js';
 
 export function endpointCheck(info: EndpointInfo): HealthCheck {
   const base = { id: 'endpoint', label: 'MCP endpoint' };
@@ -33,8 +33,4 @@ export function serversCheck(servers: readonly ServerView[]): HealthCheck {
   if (crashed.length === 0) return { ...base, status: 'ok', detail };
   const which = crashed.map((s) => `${s.name}${s.lastError ? ` (${s.lastError})` : ''}`).join('; ');
   return { ...base, status: 'warn', detail: `${detail} Crashed: ${which}`, hint: 'Open the Servers view to see the error and restart the server.' };
-}
-
-export function withServiceChecks(report: HealthReport, checks: HealthCheck[]): HealthReport {
-  return { ...report, checks: [...report.checks, ...checks] };
 }

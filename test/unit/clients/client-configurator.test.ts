@@ -2,8 +2,8 @@
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ClientId } from '../../../../electron/control/clients/client-configurator.js';
-import { AppError } from '../../../../shared/errors.js';
+import type { ClientId } from '../../../electron/clients/client-configurator.js';
+import { AppError } from '../../../shared/errors.js';
 import { BACKUP_SUFFIX, configurator, fixture, insertedText, parseAs, put, siblings, STDIO, targets, tempHome, TOKEN, URL_NOW } from './helpers.js';
 
 interface Case {

@@ -1,7 +1,7 @@
 // When an existing entry counts as current, which secrets a preview hides, and how.
 import { describe, expect, it } from 'vitest';
-import { changeDiff, maskSecret, maskSecrets } from '../../../../electron/control/clients/change-diff.js';
-import { CLIENT_FORMATS, entryMatches, entrySecrets } from '../../../../electron/control/clients/client-formats.js';
+import { changeDiff, maskSecret, maskSecrets } from '../../../electron/clients/change-diff.js';
+import { CLIENT_FORMATS, entryMatches, entrySecrets } from '../../../electron/clients/client-formats.js';
 import { targets, TOKEN, URL_NOW } from './helpers.js';
 
 describe('entryMatches', () => {

@@ -1,11 +1,11 @@
 // Health: is there a runtime, what is it, is the image there, and does every limit actually hold.
 import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type HealthCheck, type HealthReport, type RuntimeReport } from '../../shared/health.js';
-import { buildCapabilities } from './capabilities.js';
-import { isolationOf } from './sandbox-spec.js';
+import { buildCapabilities } from '../sandbox/capabilities.js';
+import { isolationOf } from '../sandbox/sandbox-spec.js';
 import { errorMessage } from '../../shared/errors.js';
-import type { ContainerSpec, Owner } from './container-factory.js';
-import type { ContainerRuntime, RuntimeInfo } from './container-runtime.js';
-import { runEnforcementProbe, type ProbeFinding, type ProbeResult } from './probe.js';
+import type { ContainerSpec, Owner } from '../sandbox/container-factory.js';
+import type { ContainerRuntime, RuntimeInfo } from '../sandbox/container-runtime.js';
+import { runEnforcementProbe, type ProbeFinding, type ProbeResult } from '../sandbox/probe.js';
 
 const LABELS: Record<EnforcedKey, string> = {
   memory: 'Memory limit enforced',

@@ -2,8 +2,8 @@
 import { chmodSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backupName, readConfigBytes, writeAtomic, writeBackup } from '../../../../electron/control/clients/safe-write.js';
-import { AppError } from '../../../../shared/errors.js';
+import { backupName, readConfigBytes, writeAtomic, writeBackup } from '../../../electron/clients/safe-write.js';
+import { AppError } from '../../../shared/errors.js';
 import { NOW, put, siblings, tempHome } from './helpers.js';
 
 describe('writeBackup', () => {

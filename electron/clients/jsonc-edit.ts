@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, createScanner, findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Edit, Node, ParseError } from 'jsonc-parser';
-import { AppError, errorMessage } from '../../../shared/errors.js';
+import { AppError, errorMessage } from '../../shared/errors.js';
 
 export interface TextStyle {
   /** One level of indentation: a tab or N spaces. */

@@ -1,7 +1,7 @@
 // The health monitor: one full probe at a time, onChange per report, and the cheap check that re-probes
 // only when the runtime or the image changed state since the last report.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HealthMonitor, type QuickState } from '../../../electron/control/health-monitor.js';
+import { HealthMonitor, type QuickState } from '../../../electron/health/health-monitor.js';
 import type { Logger } from '../../../electron/logger.js';
 import type { HealthReport, RuntimeReport } from '../../../shared/health.js';
 

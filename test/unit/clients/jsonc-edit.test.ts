@@ -1,7 +1,7 @@
 // The text edits: every byte outside the entry kept, removal the exact inverse of addition, errors located.
 import { describe, expect, it } from 'vitest';
-import { detectStyle, editEntry, parseConfig, readEntry } from '../../../../electron/control/clients/jsonc-edit.js';
-import { AppError } from '../../../../shared/errors.js';
+import { detectStyle, editEntry, parseConfig, readEntry } from '../../../electron/clients/jsonc-edit.js';
+import { AppError } from '../../../shared/errors.js';
 
 const at = { container: 'mcpServers', name: 'sandbar' };
 const vsAt = { container: 'servers', name: 'sandbar' };

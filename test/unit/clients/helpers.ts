@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
-import { ClientConfigurator } from '../../../../electron/control/clients/client-configurator.js';
-import type { ClientConfiguratorOptions, ClientTargets } from '../../../../electron/control/clients/client-configurator.js';
+import { ClientConfigurator } from '../../../electron/clients/client-configurator.js';
+import type { ClientConfiguratorOptions, ClientTargets } from '../../../electron/clients/client-configurator.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../fixtures/clients/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../fixtures/clients/', import.meta.url));
 
 export const TOKEN = 'sbk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0Zq7W';
 export const URL_NOW = 'http://127.0.0.1:7337/mcp';

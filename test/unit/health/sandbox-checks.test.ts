@@ -1,6 +1,6 @@
 // The health report: runtime, image, and whether every limit holds.
 import { describe, expect, it } from 'vitest';
-import { buildHealthReport, enforcementHint, toRuntimeReport } from '../../../electron/sandbox/health.js';
+import { buildHealthReport, enforcementHint, toRuntimeReport } from '../../../electron/health/sandbox-checks.js';
 import type { ProbeFinding, ProbeResult } from '../../../electron/sandbox/probe.js';
 import type { RuntimeInfo } from '../../../electron/sandbox/container-runtime.js';
 import { ENFORCED_KEYS, type EnforcedKey, type HealthReport, type RuntimeReport } from '../../../shared/health.js';

@@ -2,9 +2,9 @@
 // client's own config file, every other byte of the file left alone, a backup before each write.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, errorMessage } from '../../../shared/errors.js';
-import { CLIENT_IDS, clientConfigPaths } from '../../proxy/discovery/client-paths.js';
-import type { ClientId } from '../../proxy/discovery/client-paths.js';
+import { AppError, errorMessage } from '../../shared/errors.js';
+import { CLIENT_IDS, clientConfigPaths } from '../proxy/discovery/client-paths.js';
+import type { ClientId } from '../proxy/discovery/client-paths.js';
 import { changeDiff } from './change-diff.js';
 import { CLIENT_FORMATS, ENTRY_NAME, entryMatches, entrySecrets } from './client-formats.js';
 import type { ClientFormat, ClientTargets } from './client-formats.js';
@@ -12,13 +12,13 @@ import { editEntry, parseConfig, readEntry } from './jsonc-edit.js';
 import type { EntryPath } from './jsonc-edit.js';
 import { fileMode, PRIVATE_CONFIG_MODE, readConfigBytes, writeAtomic, writeBackup } from './safe-write.js';
 import type { ConfigFile } from './safe-write.js';
-import type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../../shared/contract.js';
+import type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../shared/contract.js';
 
 export type { ClientTargets } from './client-formats.js';
-export type { ClientId } from '../../proxy/discovery/client-paths.js';
+export type { ClientId } from '../proxy/discovery/client-paths.js';
 
 // The shapes the panel sees are the contract's; documented there.
-export type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../../shared/contract.js';
+export type { ClientChangePreview, ClientChangeResult, ClientView as ClientStatus } from '../../shared/contract.js';
 export type ClientAction = ClientChangePreview['action'];
 
 export interface ClientConfiguratorOptions {

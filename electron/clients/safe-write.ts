@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, stat, unlink, chmod } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, errorMessage } from '../../../shared/errors.js';
+import { AppError, errorMessage } from '../../shared/errors.js';
 
 /** Config files Sandbar creates, or writes a token into, hold a bearer token: only their owner may read them. */
 export const PRIVATE_CONFIG_MODE = 0o600;

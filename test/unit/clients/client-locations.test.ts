@@ -2,8 +2,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ClientId } from '../../../../electron/control/clients/client-configurator.js';
-import { AppError } from '../../../../shared/errors.js';
+import type { ClientId } from '../../../electron/clients/client-configurator.js';
+import { AppError } from '../../../shared/errors.js';
 import { configurator, fixture, parseAs, put, tempHome, TOKEN } from './helpers.js';
 
 describe('ClientConfigurator: locations', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointCheck, poolCheck, serversCheck } from '../../../electron/control/service-checks.js';
+import { endpointCheck, poolCheck, serversCheck } from '../../../electron/health/service-checks.js';
 import type { ServerView } from '../../../shared/contract.js';
 
 const server = (name: string, state: ServerView['state'], extra: Partial<ServerView> = {}): ServerView => ({

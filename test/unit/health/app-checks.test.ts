@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { historyCheck, settingsChecks, withAppChecks } from '../../electron/app-health.js';
-import type { HealthReport } from '../../shared/health.js';
+import { historyCheck, settingsChecks } from '../../../electron/health/app-checks.js';
+import { withChecks } from '../../../electron/health/with-checks.js';
+import type { HealthReport } from '../../../shared/health.js';
 
 const healthy = { available: true, file: '/h/history.db', driver: 'better-sqlite3', recovered: null, error: null, writeErrors: 0 };
 
@@ -18,7 +19,7 @@ describe('app health checks', () => {
   it('turns settings warnings into checks and never changes whether code can run safely', () => {
     expect(settingsChecks(['moved aside'])).toEqual([{ id: 'settings.0', label: 'Settings file', status: 'warn', detail: 'moved aside', hint: 'Open the settings and save them again.' }]);
     const report = { ok: true, checks: [] } as unknown as HealthReport;
-    const merged = withAppChecks(report, { ...healthy, available: false, error: 'x' }, ['w']);
+    const merged = withChecks(report, [historyCheck({ ...healthy, available: false, error: 'x' }), ...settingsChecks(['w'])]);
     expect(merged.ok).toBe(true);
     expect(merged.checks.map((c) => c.id)).toEqual(['history', 'settings.0']);
   });

@@ -1,7 +1,7 @@
 // Health checks of the app around the engine: the history database and the settings file. They inform;
 // they never make the report unsafe (running code safely does not depend on them).
-import type { HealthCheck, HealthReport } from '../shared/health.js';
-import type { HistoryHealth } from '../shared/history.js';
+import type { HealthCheck } from '../../shared/health.js';
+import type { HistoryHealth } from '../../shared/history.js';
 
 export function historyCheck(history: HistoryHealth): HealthCheck {
   const base = { id: 'history', label: 'Execution history' };
@@ -24,8 +24,4 @@ export function historyCheck(history: HistoryHealth): HealthCheck {
 
 export function settingsChecks(warnings: readonly string[]): HealthCheck[] {
   return warnings.map((detail, i) => ({ id: `settings.${i}`, label: 'Settings file', status: 'warn', detail, hint: 'Open the settings and save them again.' }));
-}
-
-export function withAppChecks(report: HealthReport, history: HistoryHealth, warnings: readonly string[]): HealthReport {
-  return { ...report, checks: [...report.checks, historyCheck(history), ...settingsChecks(warnings)] };
 }
