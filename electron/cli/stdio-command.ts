@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { createCore } from '../core.js';
 import { createLogger } from '../logger.js';
-import { loadOrCreateToken } from '../mcp/http/token-store.js';
+import { loadOrCreateToken } from '../http/token-store.js';
 import { createMcpServer } from '../mcp/server-factory.js';
 import { bridgeStdio, findRunningInstance } from '../mcp/stdio-bridge.js';
 import { serveStdio } from '../mcp/stdio-endpoint.js';

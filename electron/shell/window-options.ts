@@ -1,5 +1,6 @@
 // The panel window's options, its Content-Security-Policy and the app origin, as plain data: the security
 // settings are pinned by a test, so weakening one is a visible, reviewed change.
+import { CONTENT_SECURITY_POLICY } from '../http/security-headers.js';
 
 /** The panel is served from this privileged custom scheme, never from file:// or a dev server. */
 export const APP_SCHEME = 'app';
@@ -21,21 +22,7 @@ export const APP_SCHEME_PRIVILEGES = {
   codeCache: true,
 } as const;
 
-/**
- * Everything from the app origin only. `style-src 'unsafe-inline'` is for React's `style={...}` attributes
- * (layout widths, bars); scripts stay strictly 'self' (no inline, no eval).
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY };
 
 /** Headers on every response of the app scheme. */
 export const PANEL_RESPONSE_HEADERS: Readonly<Record<string, string>> = {

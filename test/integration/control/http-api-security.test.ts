@@ -2,7 +2,7 @@
 // the panel's own files served with the CSP. Nothing here may start a container.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PANEL_CSP } from '../../../electron/control/panel-files.js';
+import { PANEL_CSP } from '../../../electron/http/panel-files.js';
 import { containersOf, sandbox, waitFor } from '../helpers.js';
 import { startTestApp, type TestApp } from './control-helpers.js';
 

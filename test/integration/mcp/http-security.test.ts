@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../../../electron/sandbox/engine.js';
-import { loadOrCreateToken } from '../../../electron/mcp/http/token-store.js';
+import { loadOrCreateToken } from '../../../electron/http/token-store.js';
 import { containersOf, sandbox, startEngine } from '../helpers.js';
 import { httpFixture, tempHome, type HttpFixture } from './mcp-helpers.js';
 

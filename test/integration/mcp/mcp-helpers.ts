@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Engine } from '../../../electron/sandbox/engine.js';
 import { createLogger } from '../../../electron/logger.js';
-import { HttpEndpoint } from '../../../electron/mcp/http/http-endpoint.js';
-import { loadOrCreateToken } from '../../../electron/mcp/http/token-store.js';
+import { HttpEndpoint } from '../../../electron/mcp/http-endpoint.js';
+import { loadOrCreateToken } from '../../../electron/http/token-store.js';
 import { createMcpServer, type McpServerDeps } from '../../../electron/mcp/server-factory.js';
 import { packageInfo } from '../../../electron/package-info.js';
 import { ServerManager } from '../../../electron/proxy/server-manager.js';

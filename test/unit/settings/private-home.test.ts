@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadOrCreateToken, rotateToken } from '../../../electron/mcp/http/token-store.js';
+import { loadOrCreateToken, rotateToken } from '../../../electron/http/token-store.js';
 import { ensurePrivateHome, tightenFile } from '../../../electron/settings/private-home.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;

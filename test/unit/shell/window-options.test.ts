@@ -1,6 +1,6 @@
 // Pins the panel window's security settings and the CSP: weakening either fails here, on purpose.
 import { describe, expect, it } from 'vitest';
-import { PANEL_CSP } from '../../../electron/control/panel-files.js';
+import { PANEL_CSP } from '../../../electron/http/panel-files.js';
 import {
   APP_ORIGIN,
   APP_SCHEME,

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ControlConnection, ControlHandler } from '../../../electron/control/control-handler.js';
-import { HttpApi } from '../../../electron/control/http-api.js';
+import { HttpApi } from '../../../electron/http/http-api.js';
 import { httpApi, type Envelope, type EventMessage } from '../../../shared/contract.js';
 
 const T = 'sbk_test_2f9c1d7e4b8a6035';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PANEL_CSP, PanelFiles, resolvePanelPath } from '../../../electron/control/panel-files.js';
+import { PANEL_CSP, PanelFiles, resolvePanelPath } from '../../../electron/http/panel-files.js';
 
 // A file that is there when PanelFiles stats it and gone when it opens it (a rebuild of the panel while
 // `sandbar serve` runs): `stat` answers for it as for a small file, the real open then fails.

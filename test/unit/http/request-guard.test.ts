@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, isAllowedOrigin, isLoopbackHost, jsonRpcError } from '../../../electron/mcp/http/request-guard.js';
+import { bearerMatches, isAllowedOrigin, isLoopbackHost, jsonRpcError } from '../../../electron/http/request-guard.js';
 
 const TOKEN = 'a'.repeat(64);
 

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PANEL_TOKEN_FILE, TOKEN_FILE } from '../../settings/paths.js';
-import { ensurePrivateHome, PRIVATE_FILE_MODE, tightenFile } from '../../settings/private-home.js';
+import { PANEL_TOKEN_FILE, TOKEN_FILE } from '../settings/paths.js';
+import { ensurePrivateHome, PRIVATE_FILE_MODE, tightenFile } from '../settings/private-home.js';
 
 const TOKEN_RE = /^[0-9a-f]{64}$/;
 

@@ -4,10 +4,11 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../shell/window-options.js';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers.js';
 
 /** The same policy as the desktop window's (one definition, pinned by its test). */
 export const PANEL_CSP = CONTENT_SECURITY_POLICY;
+export { SECURITY_HEADERS };
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,14 +23,6 @@ const MIME: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': PANEL_CSP,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-};
 
 /** The file a URL path names inside `root`, or null when it would leave it. */
 export function resolvePanelPath(root: string, urlPath: string): string | null {

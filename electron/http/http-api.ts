@@ -5,8 +5,8 @@
 // No CORS headers are ever sent, so no foreign page can read an answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpApi, type Envelope, type EventMessage } from '../../shared/contract.js';
-import { bearerMatches } from '../mcp/http/request-guard.js';
-import type { ControlHandler } from './control-handler.js';
+import { bearerMatches } from './request-guard.js';
+import type { ControlHandler } from '../control/control-handler.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
