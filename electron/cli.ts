@@ -4,7 +4,6 @@
 import './lean-heap.js';
 import { Command, CommanderError } from 'commander';
 import { AppError, errorMessage } from '../shared/errors.js';
-import { createCore } from './core.js';
 import type { CliContext } from './cli/cli-context.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHistoryCommand } from './cli/history-command.js';
@@ -23,7 +22,9 @@ async function main(argv: string[]): Promise<number> {
     .version(packageInfo().version, '-v, --version')
     .showHelpAfterError()
     .exitOverride();
-  const ctx: CliContext = { createCore, setExitCode: (code) => (exitCode = code), exit: (code) => process.exit(code) };
+  const ctx: CliContext = {
+    createCore: async (options) => (await import('./core.js')).createCore(options),
+    setExitCode: (code) => (exitCode = code), exit: (code) => process.exit(code) };
   registerRunCommand(program, ctx);
   registerDoctorCommand(program, ctx);
   registerStdioCommand(program, ctx);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { app, clipboard, dialog, ipcMain, session } from 'electron';
 import ElectronStore from 'electron-store';
 import { createCore } from './core.js';
-import { runStdio } from './cli/stdio-command.js';
+import { runStdio } from './cli/stdio-run.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
 import { createLogger } from './logger.js';
 import { createSandbarApp } from './sandbar-app.js';

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import type { HealthReport } from '../../shared/health.js';
 import type { CliContext } from './cli-context.js';
-import { formatTiers, probeEveryTier } from '../sandbox/runtime-tiers.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 
@@ -29,9 +28,10 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print the report as JSON')
     .option('--all-runtimes', 'also probe every installed runtime and isolation tier (podman, docker, gVisor) and list each limit per tier')
     .action(async (opts: { json?: boolean; allRuntimes?: boolean }) => {
-      const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       await core.history.start();
       const report = await core.health({ probe: true });
+      const { formatTiers, probeEveryTier } = await import('../sandbox/runtime-tiers.js');
       const tiers = opts.allRuntimes
         ? await probeEveryTier({ env: process.env, platform: process.platform, owner: core.engine.owner, spec: core.engine.spec() })
         : undefined;

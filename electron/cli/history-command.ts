@@ -1,7 +1,6 @@
 // `sandbar history [--limit N] [--status S] [--search TEXT] [--json]`: the recorded executions, newest first.
 import type { Command } from 'commander';
 import { AppError } from '../../shared/errors.js';
-import { formatHistoryJson, formatHistoryTable, historyQueryFromFlags } from '../history/history-cli-format.js';
 import type { CliContext } from './cli-context.js';
 
 export function registerHistoryCommand(program: Command, ctx: CliContext): void {
@@ -13,8 +12,9 @@ export function registerHistoryCommand(program: Command, ctx: CliContext): void 
     .option('-q, --search <text>', 'full-text search over code and output')
     .option('--json', 'print the page as JSON')
     .action(async (opts: { limit?: string; status?: string; search?: string; json?: boolean }) => {
+      const { formatHistoryJson, formatHistoryTable, historyQueryFromFlags } = await import('../history/history-cli-format.js');
       const query = historyQueryFromFlags(opts);
-      const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       await core.history.start();
       try {
         const health = core.history.health();

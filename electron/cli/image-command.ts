@@ -1,7 +1,6 @@
 // `sandbar image [status|pull] [NAME]`: is the sandbox image here, and fetch it with progress if not.
 // Runs never pull as a side effect; this (or the panel's Pull button) is the one way an image arrives.
 import type { Command } from 'commander';
-import { pullFraction } from '../control/image-puller.js';
 import type { CliContext } from './cli-context.js';
 
 export function registerImageCommand(program: Command, ctx: CliContext): void {
@@ -12,7 +11,7 @@ export function registerImageCommand(program: Command, ctx: CliContext): void {
     .option('--json', 'print {"image", "present"} as JSON')
     .description('say whether the image is present (exit 0) or missing (exit 1)')
     .action(async (name: string | undefined, opts: { json?: boolean }) => {
-      const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       const wanted = name ?? core.settings.image;
       const present = await core.runtime.imageExists(wanted);
       process.stdout.write(opts.json ? `${JSON.stringify({ image: wanted, present })}\n` : `${wanted}: ${present ? 'present' : 'missing (run `sandbar image pull`)'}\n`);
@@ -23,8 +22,9 @@ export function registerImageCommand(program: Command, ctx: CliContext): void {
     .argument('[name]', 'image name; defaults to the configured image')
     .description('pull the image, printing the runtime\'s progress')
     .action(async (name: string | undefined) => {
-      const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       const wanted = name ?? core.settings.image;
+      const { pullFraction } = await import('../control/image-puller.js');
       process.stderr.write(`pulling ${wanted}\n`);
       await core.runtime.pullImage(wanted, (line) => {
         const fraction = pullFraction(line);

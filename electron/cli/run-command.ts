@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ExitReason } from '../../shared/execution.js';
 import { AppError } from '../../shared/errors.js';
-import { compactStructured, payloadFromResult } from '../mcp/result-format.js';
 import type { CliContext } from './cli-context.js';
 
 export const RUN_EXIT_CODES: Record<ExitReason, number> = {
@@ -43,7 +42,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .action(async (file: string | undefined, opts: { timeout?: number; servers?: string[]; json?: boolean }) => {
       const code = readCode(file);
       // One run: a warm pool would only start a container nobody uses.
-      const core = ctx.createCore({ overrides: { poolSize: 0 } });
+      const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       const servers = [...new Set(opts.servers ?? [])];
       const unknown = core.servers.unknown(servers);
       if (unknown.length) throw new AppError('invalid_request', `Unknown MCP server: ${unknown[0]}`);
@@ -77,6 +76,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       if (opts.json) {
+        const { compactStructured, payloadFromResult } = await import('../mcp/result-format.js');
         process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result, servers)), null, 2)}\n`);
       } else {
         if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\nsandbar: ${result.message ?? 'output truncated'}\n`);

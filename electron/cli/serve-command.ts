@@ -2,8 +2,6 @@
 import type { Command } from 'commander';
 import { AppError } from '../../shared/errors.js';
 import { createLogger } from '../logger.js';
-import { createSandbarApp } from '../sandbar-app.js';
-import { flagLayer } from '../settings/settings-layers.js';
 import type { CliContext } from './cli-context.js';
 import { untilSignal } from './signals.js';
 
@@ -31,6 +29,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--no-print-token', 'print the panel link without its token (for services whose output is logged)')
     .action(async (opts: { port?: number; printToken: boolean }) => {
       const log = createLogger('serve');
+      const [{ createSandbarApp }, { flagLayer }] = await Promise.all([import('../sandbar-app.js'), import('../settings/settings-layers.js')]);
       const app = createSandbarApp({
         flags: flagLayer({ '--port': opts.port === undefined ? undefined : { path: 'httpPort', value: opts.port } }),
         log,

@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,mcp,proxy,history,control,panel-history,panel-live picks some of them.
+// BENCH=engine,cli,mcp,proxy,history,control,panel-history,panel-live picks some of them.
+import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
 import { benchEngine } from './engine.bench.js';
 import { benchHistory } from './history.bench.js';
@@ -10,6 +11,7 @@ import { benchProxy } from './proxy.bench.js';
 
 const all: Record<string, () => Promise<string>> = {
   engine: benchEngine,
+  cli: benchCli,
   mcp: benchMcp,
   proxy: benchProxy,
   history: benchHistory,

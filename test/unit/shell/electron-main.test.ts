@@ -115,7 +115,7 @@ vi.mock('electron', () => ({
 }));
 vi.mock('electron-store', () => ({ default: class {} }));
 const stdio = vi.hoisted(() => ({ runs: [] as { env: unknown; createCore: unknown }[] }));
-vi.mock('../../../electron/cli/stdio-command.js', () => ({
+vi.mock('../../../electron/cli/stdio-run.js', () => ({
   runStdio: async (options: { env: unknown; createCore: unknown }) => {
     stdio.runs.push(options);
   },

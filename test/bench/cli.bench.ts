@@ -1,0 +1,67 @@
+// The `sandbar` command's own cost, each pair interleaved (A B A B) in one run with the same flags:
+// `--help` against `node -e 0` (target ≤ 3×), and a cold `sandbar run` of print(1) against a bare
+// `podman run` with Sandbar's flags, seccomp profile included (target ≤ 1.3×).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { buildContainerArgs } from '../../electron/sandbox/container-args.js';
+import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { newOwner } from '../../electron/sandbox/container-factory.js';
+import { seccompProfileFor } from '../../electron/sandbox/seccomp-profile.js';
+import { DEFAULT_LIMITS } from '../../shared/limits.js';
+import { ms, percentile, timed } from './stats.js';
+
+const run = promisify(execFile);
+const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
+const CLI = path.resolve('dist/electron/cli.js');
+const HELP_RUNS = Number(process.env.BENCH_CLI_HELP_RUNS ?? 20);
+const RUN_RUNS = Number(process.env.BENCH_CLI_RUN_RUNS ?? 10);
+
+/** p50 of each side, measured alternately so drift on a busy machine hits both alike. */
+async function interleaved(runs: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    ta.push(await timed(a));
+    tb.push(await timed(b));
+  }
+  return [percentile(ta, 50), percentile(tb, 50)];
+}
+
+export async function benchCli(): Promise<string> {
+  const [node, help] = await interleaved(HELP_RUNS, () => run(process.execPath, ['-e', '0']), () => run(process.execPath, [CLI, '--help']));
+
+  const runtime = new ContainerRuntime({ env: process.env, platform: process.platform });
+  const info = await runtime.resolve();
+  const seccompProfile = seccompProfileFor('sandbar');
+  const bare = buildContainerArgs(DEFAULT_LIMITS, {
+    runtime: info.name, image: IMAGE, name: 'x', owner: newOwner(), ulimits: info.ulimits,
+    ...(seccompProfile ? { seccompProfile } : {}),
+    ...(info.ociRuntimeOverride ? { ociRuntime: info.ociRuntimeOverride } : {}),
+  });
+  const home = mkdtempSync(path.join(tmpdir(), 'sandbar-bench-cli-'));
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ image: IMAGE }));
+  const file = path.join(home, 'one.py');
+  writeFileSync(file, 'print(1)\n');
+  let i = 0;
+  const [podman, sandbar] = await interleaved(
+    RUN_RUNS,
+    () => {
+      const args = [...bare];
+      args[args.indexOf('--name') + 1] = `sandbar-bench-bare-${process.pid}-${i++}`;
+      args.splice(args.length - 1, 1, 'print(1)');
+      return run(info.path, args);
+    },
+    () => run(process.execPath, [CLI, 'run', file], { env: { ...process.env, SANDBAR_HOME: home } }),
+  );
+  return [
+    '### CLI (interleaved A B A B, p50)',
+    '',
+    '| | A | B | B / A | target |',
+    '|---|---|---|---|---|',
+    `| \`node -e 0\` vs \`sandbar --help\` (${HELP_RUNS} each) | ${ms(node)} ms | ${ms(help)} ms | ${(help / node).toFixed(2)}× | ≤ 3× |`,
+    `| bare \`${info.name} run\` (Sandbar's flags and seccomp) vs cold \`sandbar run\` of print(1) (${RUN_RUNS} each) | ${ms(podman)} ms | ${ms(sandbar)} ms | ${(sandbar / podman).toFixed(2)}× | ≤ 1.3× |`,
+  ].join('\n');
+}
