@@ -51,7 +51,9 @@ describe('runtime "kubernetes" in settings', () => {
   });
 
   it.skipIf(!sandbox.available)('switches back to the container runtime live when the setting changes', async () => {
-    core.settingsService.update({ runtime: sandbox.runtime!.path });
+    // A host-executing setting: in-process it is applied only as confirmed (the desktop's dialog does that).
+    const patch = { runtime: sandbox.runtime!.path };
+    core.settingsService.update(patch, { confirmed: core.settingsService.hostExecChanges(patch) });
     expect(core.engine.backend).not.toBeInstanceOf(KubernetesBackend);
     const before = api.created.length;
     const r = await core.engine.submit({ code: 'print("local")' }).result;
