@@ -10,6 +10,17 @@ import { containersOf, sandbox, startEngine, underGvisor, waitFor } from '../hel
 
 const SECRET = `sandbar-host-secret-${process.pid}-${Date.now()}`;
 
+/** Forks sleeping children until 1000 exist or a limit stops it; prints how many it made. */
+const FORK_FLOOD = `import os, time
+children = []
+while len(children) < 1000:
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    children.append(pid)
+print('forked', len(children))`;
+
 describe.skipIf(!sandbox.available)('hostile code is contained', () => {
   let engine: Engine;
   let listener: Server;
@@ -146,16 +157,8 @@ print(json.dumps(res))
   // gVisor's documented exception (capabilities.ts): no pids limit; the memory limit bounds a fork flood.
   it.skipIf(underGvisor)('stops process creation at the PID limit', async () => {
     const r = await run(`
-import os, time
-children = []
 try:
-    while len(children) < 1000:
-        pid = os.fork()
-        if pid == 0:
-            time.sleep(30)
-            os._exit(0)
-        children.append(pid)
-    print('forked', len(children))
+${FORK_FLOOD.replace(/^/gm, '    ')}
 except OSError as e:
     print('refused after', len(children))
 `);
@@ -167,17 +170,7 @@ except OSError as e:
   });
 
   it.runIf(underGvisor)('under gVisor, stops a flood of processes at the memory limit (pids are not enforced there)', async () => {
-    const r = await run(`
-import os, time
-children = []
-while len(children) < 1000:
-    pid = os.fork()
-    if pid == 0:
-        time.sleep(30)
-        os._exit(0)
-    children.append(pid)
-print('forked', len(children))
-`);
+    const r = await run(FORK_FLOOD);
     expect(r.exitReason).toBe('memory');
     expect(r.stdout).not.toContain('forked 1000');
     expect(await waitFor(() => !containersOf(engine.owner.instanceId).includes(r.containerName!), 3000)).toBe(true);
