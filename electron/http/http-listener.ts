@@ -28,7 +28,8 @@ export class HttpListener {
   private boundPort = 0;
   private closing = false;
 
-  constructor(private readonly options: { port: number; log: Logger; routes: HttpRoute[] }) {}
+  /** `routes` is read per request: the product adds the control API's routes after the listener exists. */
+  constructor(private readonly options: { port: number; log: Logger; routes: () => readonly HttpRoute[] }) {}
 
   get port(): number {
     return this.boundPort;
@@ -54,7 +55,7 @@ export class HttpListener {
     this.boundPort = (next.address() as AddressInfo).port;
     // Streams on the old listener can still be told where to go (the panel follows the move).
     await beforeClosingOld?.();
-    await Promise.allSettled(this.options.routes.map((r) => r.reset?.()));
+    await Promise.allSettled(this.options.routes().map((r) => r.reset?.()));
     if (old) {
       const closed = new Promise<void>((resolve) => old.close(() => resolve()));
       old.closeAllConnections();
@@ -70,7 +71,7 @@ export class HttpListener {
   async close(): Promise<void> {
     this.closing = true;
     const closed = new Promise<void>((resolve) => (this.http ? this.http.close(() => resolve()) : resolve()));
-    await Promise.allSettled(this.options.routes.map((r) => r.reset?.()));
+    await Promise.allSettled(this.options.routes().map((r) => r.reset?.()));
     this.http?.closeAllConnections();
     await closed;
   }
@@ -105,7 +106,7 @@ export class HttpListener {
       return sendJson(res, 403, jsonRpcError(-32000, 'Forbidden: requests from this Origin are not allowed'));
     }
     const path = new URL(req.url ?? '/', `http://127.0.0.1:${port}`).pathname;
-    const route = this.options.routes.find((r) => r.matches(path));
+    const route = this.options.routes().find((r) => r.matches(path));
     if (!route) return sendJson(res, 404, jsonRpcError(-32000, `Not found: ${path}`));
     if (this.closing) return sendJson(res, 503, jsonRpcError(-32000, 'Sandbar is shutting down'));
     return route.handle(req, res, path);

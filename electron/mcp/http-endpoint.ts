@@ -125,7 +125,8 @@ export class HttpEndpoint {
 
   constructor(options: HttpEndpointOptions) {
     this.mcp = new McpHttpRoute(options);
-    this.listener = new HttpListener({ port: options.port, log: options.log, routes: [this.mcp, ...(options.routes ?? [])] });
+    const extra = options.routes ?? [];
+    this.listener = new HttpListener({ port: options.port, log: options.log, routes: () => [this.mcp, ...extra] });
   }
 
   get port(): number {

@@ -5,6 +5,7 @@ import type { ConnectionSource } from '../api/connection.js';
 import { useConnectionStore } from './connection-store.js';
 import { useEndpointStore } from './endpoint-store.js';
 import { useHealthStore } from './health-store.js';
+import { useHistoryStore } from './history-store.js';
 import { useLiveStore } from './live-store.js';
 import { useOutputStore } from './output-store.js';
 import { useServersStore } from './servers-store.js';
@@ -37,6 +38,7 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
   let stopped = false;
 
   const live = () => useLiveStore.getState();
+  const history = () => useHistoryStore.getState();
   const later = (fn: () => void, ms: number) => {
     const t = setTimeout(() => {
       timers.delete(t);
@@ -82,13 +84,23 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
   };
 
   offs.push(
-    api.on('execution.queued', (e) => live().executionQueued(e)),
+    api.on('execution.queued', (e) => {
+      live().executionQueued(e);
+      history().executionQueued(e.execution);
+    }),
     api.on('execution.started', (e) => {
+      history().executionStarted(e.id, e.at);
       if (!live().executionStarted(e)) resyncLive();
     }),
-    api.on('execution.finished', (e) => live().executionFinished(e)),
+    api.on('execution.finished', (e) => {
+      live().executionFinished(e);
+      history().executionFinished(e.result);
+    }),
     api.on('execution.stats', (e) => live().executionStats(e)),
-    api.on('execution.toolCall', (e) => live().executionToolCall(e)),
+    api.on('execution.toolCall', (e) => {
+      live().executionToolCall(e);
+      history().toolCallRecorded(e.call.executionId);
+    }),
     api.on('output.chunk', (e) => useOutputStore.getState().outputChunk(e)),
     api.on('live.changed', (e) => {
       if (!live().liveChanged(e)) resyncLive();

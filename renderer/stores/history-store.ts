@@ -1,7 +1,8 @@
 // The History view's state: filters, the keyset-paged listing, runs arriving live, and the open detail.
-// The API bridge (`connectHistory`) lives outside React and drives the store through getState().
+// Its actions call the API as every feature does (the `api` module); live runs arrive through the one
+// bridge (bridge.ts), like every other event.
 import { create } from 'zustand';
-import type { FinishedExecution, HistoryFacets, SandbarApi } from '../../shared/contract.js';
+import type { FinishedExecution, HistoryFacets } from '../../shared/contract.js';
 import type { ExecutionSummary } from '../../shared/execution.js';
 import type { HistoryDetail, HistoryItem } from '../../shared/history.js';
 import {
@@ -17,6 +18,7 @@ import {
   toListQuery,
 } from '../features/history/history-query.js';
 import { type MakeRun, placeLiveRun, withFacetsOf } from '../features/history/live-runs.js';
+import { api } from '../api/index.js';
 
 export const SEARCH_DEBOUNCE_MS = 200;
 
@@ -83,7 +85,7 @@ export interface HistoryActions {
   executionStarted(id: string, at: number): void;
   toolCallRecorded(executionId: string): void;
   executionFinished(result: FinishedExecution): void;
-  /** Back to the initial state, timers cleared and the bridge disconnected (tests). */
+  /** Back to the initial state, timers cleared (tests). */
   reset(): void;
 }
 
@@ -109,10 +111,8 @@ const initialData = (): HistoryData => ({
   rerun: null,
 });
 
-// Outside the state: the connection, the debounce timer, and a generation that makes answers to an
-// abandoned query (filters changed meanwhile) harmless.
-let api: SandbarApi | null = null;
-let bridge: { api: SandbarApi; dispose: () => void } | null = null;
+// Outside the state: the debounce timer, and a generation that makes answers to an abandoned query
+// (filters changed meanwhile) harmless.
 let searchTimer: ReturnType<typeof setTimeout> | null = null;
 let generation = 0;
 /** Runs that arrived by event while a first page was loading; merged into it when it answers. */
@@ -123,11 +123,6 @@ const liveToolCalls = new Map<string, number>();
 function errorText(err: unknown): string {
   if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') return err.message;
   return String(err);
-}
-
-function need(): SandbarApi {
-  if (!api) throw new Error('History is not connected to Sandbar (connectHistory was not called)');
-  return api;
 }
 
 function clearSearchTimer(): void {
@@ -142,7 +137,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     const query = toListQuery(get().filters, Date.now());
     set({ phase: 'loading', error: null, moreError: null, loadingMore: false, query });
     try {
-      const page = await need().call('executions.list', query);
+      const page = await api.call('executions.list', query);
       if (gen !== generation) return;
       const rows = mergeFirstPage(early, page.items, page.nextCursor === null);
       early = [];
@@ -160,7 +155,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     const gen = generation;
     set({ loadingMore: true, moreError: null });
     try {
-      const page = await need().call('executions.list', { ...query, cursor: nextCursor });
+      const page = await api.call('executions.list', { ...query, cursor: nextCursor });
       if (gen !== generation) return;
       set((s) => ({ rows: appendPage(s.rows, page.items), nextCursor: page.nextCursor, loadingMore: false }));
     } catch (err) {
@@ -171,7 +166,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
 
   async function loadFacets(): Promise<void> {
     try {
-      const facets = await need().call('executions.facets', {});
+      const facets = await api.call('executions.facets', {});
       set({ facets });
     } catch {
       // Filters still work without the lists; the selects then offer only "All".
@@ -180,7 +175,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
 
   async function loadDetail(id: string): Promise<void> {
     try {
-      const data = await need().call('executions.get', { id });
+      const data = await api.call('executions.get', { id });
       if (get().detail?.id !== id) return;
       set({ detail: data ? { id, phase: 'ready', data, error: null } : { id, phase: 'missing', data: null, error: null } });
     } catch (err) {
@@ -300,7 +295,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     async rerunRequested(id) {
       set({ rerun: { fromId: id, phase: 'starting', newId: null, error: null } });
       try {
-        const { id: newId } = await need().call('executions.rerun', { id });
+        const { id: newId } = await api.call('executions.rerun', { id });
         if (get().rerun?.fromId === id) set({ rerun: { fromId: id, phase: 'started', newId, error: null } });
       } catch (err) {
         if (get().rerun?.fromId === id) set({ rerun: { fromId: id, phase: 'error', newId: null, error: errorText(err) } });
@@ -339,35 +334,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
       generation++;
       early = [];
       liveToolCalls.clear();
-      bridge?.dispose();
       set(initialData());
     },
   };
 });
-
-/**
- * Connects the store to the API: calls go through `client`, and live runs arrive from its events.
- * Idempotent for the same client (the view and the app shell may both call it); returns a disposer.
- */
-export function connectHistory(client: SandbarApi): () => void {
-  if (bridge?.api === client) return bridge.dispose;
-  bridge?.dispose();
-  const store = useHistoryStore.getState;
-  const offs = [
-    client.on('execution.queued', (e) => store().executionQueued(e.execution)),
-    client.on('execution.started', (e) => store().executionStarted(e.id, e.at)),
-    client.on('execution.toolCall', (e) => store().toolCallRecorded(e.call.executionId)),
-    client.on('execution.finished', (e) => store().executionFinished(e.result)),
-  ];
-  const current = {
-    api: client,
-    dispose: () => {
-      offs.forEach((off) => off());
-      if (bridge === current) bridge = null;
-      if (api === client) api = null;
-    },
-  };
-  bridge = current;
-  api = client;
-  return current.dispose;
-}

@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectFake } from './connect-fake.js';
 import { DEFAULT_LIMITS } from '../../../../shared/limits.js';
 import { HistoryPanel } from '../../../../renderer/features/history/history-panel.js';
-import { connectHistory, useHistoryStore } from '../../../../renderer/stores/history-store.js';
+import { useHistoryStore } from '../../../../renderer/stores/history-store.js';
 import { detailOf, FakeHistoryApi, makeItems, settle } from './fake-history-api.js';
+
+vi.mock('../../../../renderer/api/index.js', async () => (await import('./api-holder.js')).apiModule);
 
 let fake: FakeHistoryApi;
 
@@ -31,7 +34,7 @@ beforeEach(async () => {
     ],
     toolCallCount: 2,
   });
-  connectHistory(fake.api);
+  connectFake(fake);
   window.location.hash = '#/history/run-1';
   render(<HistoryPanel />);
   await act(settle);

@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectFake } from './connect-fake.js';
 import { HistoryPanel } from '../../../../renderer/features/history/history-panel.js';
 import { ROW_HEIGHT } from '../../../../renderer/features/history/history-table.js';
-import { connectHistory, useHistoryStore } from '../../../../renderer/stores/history-store.js';
+import { useHistoryStore } from '../../../../renderer/stores/history-store.js';
 import { FakeHistoryApi, finishedEvent, makeItems, settle } from './fake-history-api.js';
+
+vi.mock('../../../../renderer/api/index.js', async () => (await import('./api-holder.js')).apiModule);
 
 const store = () => useHistoryStore.getState();
 const ALL = makeItems(100_000);
@@ -46,7 +49,7 @@ afterEach(() => {
 /** Renders the panel with `rows` already loaded (as if the user had scrolled through every page). */
 async function renderLoaded(rows = ALL) {
   fake = new FakeHistoryApi(rows);
-  connectHistory(fake.api);
+  connectFake(fake);
   useHistoryStore.setState({ rows, phase: 'ready', nextCursor: null, facets: fake.facets });
   const view = render(<HistoryPanel />);
   await act(settle);
@@ -55,7 +58,7 @@ async function renderLoaded(rows = ALL) {
 
 async function renderFromApi(items: ReturnType<typeof makeItems>) {
   fake = new FakeHistoryApi(items);
-  connectHistory(fake.api);
+  connectFake(fake);
   const view = render(<HistoryPanel />);
   await act(settle);
   return view;
@@ -219,7 +222,7 @@ describe('History loading, live rows and empty states', () => {
   it('shows the error message with a retry', async () => {
     fake = new FakeHistoryApi(makeItems(5));
     fake.listError = 'history database is unavailable';
-    connectHistory(fake.api);
+    connectFake(fake);
     render(<HistoryPanel />);
     await act(settle);
     expect(screen.getByRole('alert').textContent).toContain('history database is unavailable');

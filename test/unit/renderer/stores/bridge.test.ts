@@ -4,6 +4,7 @@ import { startBridge, type Bridge } from '../../../../renderer/stores/bridge.js'
 import { useConnectionStore } from '../../../../renderer/stores/connection-store.js';
 import { useEndpointStore } from '../../../../renderer/stores/endpoint-store.js';
 import { useHealthStore } from '../../../../renderer/stores/health-store.js';
+import { useHistoryStore } from '../../../../renderer/stores/history-store.js';
 import { useLiveStore } from '../../../../renderer/stores/live-store.js';
 import { readOutput, setFrameScheduler } from '../../../../renderer/stores/output-store.js';
 import { useServersStore } from '../../../../renderer/stores/servers-store.js';
@@ -11,6 +12,9 @@ import { useSettingsStore } from '../../../../renderer/stores/settings-store.js'
 import { FakeApi, FakeConnection } from '../fake-api.js';
 import { finished, running, snapshot, summary } from './fixtures.js';
 import { resetStores } from './reset.js';
+
+// The History store reads the panel's api module; these tests drive the bridge with their own fake.
+vi.mock('../../../../renderer/api/index.js', () => ({ api: {} }));
 
 const view = { settings: DEFAULT_SETTINGS, defaults: DEFAULT_SETTINGS, locked: [], file: '/s.json' };
 const endpoint = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 };
@@ -152,6 +156,22 @@ describe('bridge', () => {
     api.emit('settings.changed', { settings: { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits, memory: '1g' } }, changed: ['limits.memory'] });
     expect(useLiveStore.getState().pool.refilling).toBe(false);
     await vi.waitFor(() => expect(api.callsOf('settings.get').length).toBe(gets + 1));
+  });
+
+  it('is also where live runs reach the History store (queued, started, tool calls, finished)', async () => {
+    const api = fakeApi();
+    await start(api).refresh();
+    const history = () => useHistoryStore.getState();
+    history().reset();
+    // As when the History view has loaded its first page.
+    useHistoryStore.setState({ phase: 'ready' });
+    api.emit('execution.queued', { type: 'queued', position: 0, execution: { id: 'h1', code: 'print(1)', servers: [], timeoutSec: 30, queuedAt: 1000 } });
+    expect(history().rows.map((r) => [r.id, r.status])).toEqual([['h1', 'queued']]);
+    api.emit('execution.started', { type: 'started', id: 'h1', at: 1005, containerName: 'c', warm: true });
+    expect(history().rows[0]!.status).toBe('running');
+    api.emit('execution.toolCall', { call: { executionId: 'h1', server: 's', tool: 't', startedAt: 0, durationMs: 1, bytesIn: 1, bytesOut: 1, isError: false } });
+    api.emit('execution.finished', { result: finished('h1') });
+    expect(history().rows[0]).toMatchObject({ id: 'h1', status: 'success', toolCallCount: 1 });
   });
 
   it('routes health, server, image and endpoint events to their stores', async () => {
