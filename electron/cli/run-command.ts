@@ -39,8 +39,27 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     })
     .option('-s, --servers <names>', 'comma-separated MCP servers to load as mcp_<alias>', (v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--json', 'print the structured result instead of the output')
-    .action(async (file: string | undefined, opts: { timeout?: number; servers?: string[]; json?: boolean }) => {
+    .option('--no-bridge', 'always run here, even when a Sandbar instance is running for this home')
+    .action(async (file: string | undefined, opts: { timeout?: number; servers?: string[]; json?: boolean; bridge: boolean }) => {
       const code = readCode(file);
+      if (opts.bridge) {
+        // A running instance of this home has a warm pool and the history: join it (as `stdio` does).
+        const [{ findRunningInstance }, { loadOrCreateToken }, { sandbarHome }, { readInstance }] = await Promise.all([
+          import('../mcp/stdio-bridge.js'),
+          import('../http/token-store.js'),
+          import('../settings/paths.js'),
+          import('../instance-file.js'),
+        ]);
+        const home = sandbarHome(process.env);
+        const target = readInstance(home) ? await findRunningInstance(home, loadOrCreateToken(home).token) : null;
+        if (target) {
+          const { runBridged } = await import('./run-bridged.js');
+          const run = await runBridged(target, { code, servers: [...new Set(opts.servers ?? [])], ...(opts.timeout ? { timeout: opts.timeout } : {}), json: opts.json === true });
+          if (opts.json) process.stdout.write(`${JSON.stringify(run.structured, null, 2)}\n`);
+          ctx.setExitCode(RUN_EXIT_CODES[run.exitReason] ?? 1);
+          return;
+        }
+      }
       // One run: a warm pool would only start a container nobody uses.
       const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       const servers = [...new Set(opts.servers ?? [])];
