@@ -44,6 +44,8 @@ export interface EngineOptions {
   bootModules?: () => Record<string, string>;
   /** How long an idle pooled container lives before it is replaced. */
   poolMaxIdleMs?: number;
+  /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
+  poolBurstMax?: number;
 }
 
 export interface ExecutionHandle {
@@ -98,6 +100,7 @@ export class Engine {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
+      ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.pool.snapshot() }),
     });
   }

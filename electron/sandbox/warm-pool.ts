@@ -19,6 +19,8 @@ export interface PoolOptions {
   maxIdleMs: number;
   /** The longest a run may last; pooled containers must outlive idle time plus one run. */
   maxRunSec: number;
+  /** Extra containers kept while demand outruns the pool (default BURST_EXTRA_MAX; 0 turns growth off). */
+  burstMax?: number;
   /** Told whenever the snapshot may have changed (the panel shows refills as they happen). */
   onChange?: () => void;
 }
@@ -27,6 +29,12 @@ export type PoolSnapshot = PoolState;
 
 const MAX_BACKOFF_MS = 30_000;
 const REFILL_DELAY_MS = 150;
+/**
+ * Demand that outruns the pool (a run finds no ready container) grows it by one, up to this many extra
+ * containers; a quiet spell of BURST_DECAY_MS lets it shrink back to the configured size.
+ */
+export const BURST_EXTRA_MAX = 4;
+export const BURST_DECAY_MS = 30_000;
 
 export class WarmPool {
   private slots: Slot[] = [];
@@ -38,6 +46,9 @@ export class WarmPool {
   private disposed = false;
   /** Set when a spec change drains the pool, cleared when it is full again: the panel shows it as is. */
   private refilling = false;
+  /** Extra containers kept while runs arrive faster than the configured pool refills. */
+  private burst = 0;
+  private lastMissAt = 0;
 
   constructor(
     private backend: Pick<SandboxBackend, 'create'>,
@@ -79,6 +90,8 @@ export class WarmPool {
     const spec = this.requireSpec();
     const key = specKey(spec);
     const index = this.pickSlot(key);
+    // No container was ready for this run: demand outruns the pool, so keep one more ready for the next.
+    if (this.options.size > 0 && (index === -1 || !this.slots[index]!.container)) this.missed();
     if (index !== -1) {
       const [slot] = this.slots.splice(index, 1);
       clearTimeout(slot!.idleTimer);
@@ -125,8 +138,20 @@ export class WarmPool {
     return this.slots.findIndex((s) => s.key === key && !s.container);
   }
 
+  private missed(): void {
+    this.burst = Math.min(this.burst + 1, this.options.burstMax ?? BURST_EXTRA_MAX);
+    this.lastMissAt = Date.now();
+  }
+
+  /** How many containers to keep: the configured size, plus the burst allowance while demand lasts. */
+  private target(): number {
+    if (this.options.size === 0) return 0;
+    if (this.burst > 0 && Date.now() - this.lastMissAt > BURST_DECAY_MS) this.burst = 0;
+    return this.options.size + this.burst;
+  }
+
   private trim(): void {
-    while (this.slots.length > this.options.size) this.discard(this.slots.pop()!);
+    while (this.slots.length > this.target()) this.discard(this.slots.pop()!);
   }
 
   private discard(slot: Slot): void {
@@ -149,7 +174,8 @@ export class WarmPool {
 
   private refill(): void {
     if (this.disposed || !this.spec || this.retryTimer) return;
-    while (this.slots.length < this.options.size) this.startSlot(this.spec);
+    this.trim();
+    while (this.slots.length < this.target()) this.startSlot(this.spec);
   }
 
   private startSlot(spec: ContainerSpec): void {

@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,mcp,proxy,history,control,panel-history,panel-live picks some of them.
+// BENCH=engine,cli,burst,mcp,proxy,history,control,panel-history,panel-live picks some of them.
+import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
 import { benchEngine } from './engine.bench.js';
@@ -12,6 +13,7 @@ import { benchProxy } from './proxy.bench.js';
 const all: Record<string, () => Promise<string>> = {
   engine: benchEngine,
   cli: benchCli,
+  burst: benchBurst,
   mcp: benchMcp,
   proxy: benchProxy,
   history: benchHistory,
