@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { buildContainerArgs } from '../../electron/sandbox/container-args.js';
 import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
+import { seccompProfileFor } from '../../electron/sandbox/seccomp-profile.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
@@ -27,9 +28,13 @@ export async function benchEngine(): Promise<string> {
   await sleep(3000); // let the pool fill
   await exec('print(1)');
 
-  // The reference's path: one cold container per execution, same flags, code on the command line.
+  // The reference's path: one cold container per execution, same flags (Sandbar's seccomp profile and
+  // OCI runtime included), code on the command line.
+  const seccompProfile = seccompProfileFor(DEFAULT_ENGINE_CONFIG.seccomp);
   const coldArgs = buildContainerArgs(DEFAULT_ENGINE_CONFIG.limits, {
     runtime: info.name, image: IMAGE, name: 'x', owner: engine.owner, ulimits: info.ulimits,
+    ...(seccompProfile ? { seccompProfile } : {}),
+    ...(info.ociRuntimeOverride ? { ociRuntime: info.ociRuntimeOverride } : {}),
   });
   const cold = async (i: number) => {
     const args = [...coldArgs];
