@@ -17,7 +17,7 @@ export default defineConfig({
   root,
   test: {
     // CI also writes a JSON report so .ci/run can print the totals in a form CI reads.
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    reporters: process.env.CI ? ['default', ['json', { outputFile: process.env.SANDBAR_TEST_REPORT ?? 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
         extends: true,

@@ -19,7 +19,7 @@ if (!node22) {
 }
 
 const args = [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '-c', 'test/vitest.config.ts', '--project', 'unit', 'test/unit/history'];
-// The main run's JSON report is CI's count; this run keeps its own beside it.
-if (process.env.CI) args.push('--outputFile.json=test-results/vitest-node22.json');
-const result = spawnSync(node22, args, { cwd: root, stdio: 'inherit', env: { ...process.env, SANDBAR_HISTORY_TEST_DRIVER: 'node:sqlite' } });
+// The main run's JSON report is CI's count; this run keeps its own beside it (test/vitest.config.ts).
+const env = { ...process.env, SANDBAR_HISTORY_TEST_DRIVER: 'node:sqlite', SANDBAR_TEST_REPORT: 'test-results/vitest-node22.json' };
+const result = spawnSync(node22, args, { cwd: root, stdio: 'inherit', env });
 process.exit(result.status ?? 1);
