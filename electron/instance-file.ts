@@ -1,5 +1,6 @@
-// `instance.json` in SANDBAR_HOME says which process serves this home and where, so `sandbar stdio`
-// (and the packaged app's `--stdio`) can join the running instance instead of starting a second engine.
+// `instance.json` in SANDBAR_HOME says which process serves this home and where, so `sandbar stdio`, the
+// packaged app's `--stdio` and `sandbar run` can join the running instance instead of starting a second
+// engine. Plain Node and fetch only: the CLI checks for an instance before it loads anything heavy.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -49,6 +50,32 @@ export function clearInstance(home: string, pid = process.pid): void {
 function readRaw(home: string): Partial<InstanceRecord> | null {
   try {
     return JSON.parse(readFileSync(path.join(home, INSTANCE_FILE), 'utf8')) as Partial<InstanceRecord>;
+  } catch {
+    return null;
+  }
+}
+
+export interface BridgeTarget {
+  url: string;
+  token: string;
+}
+
+/**
+ * The running instance for this home if its MCP endpoint takes this client token within a second, else
+ * null. The probe is a GET without a session: an instance that accepts the token answers 400 ("no session
+ * ID") and creates nothing; a wrong token gets 401. The client token opens nothing else, so /mcp it is.
+ */
+export async function findRunningInstance(home: string, token: string): Promise<BridgeTarget | null> {
+  const instance = readInstance(home);
+  if (!instance) return null;
+  try {
+    const res = await fetch(instance.url, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      signal: AbortSignal.timeout(1000),
+    });
+    await res.body?.cancel();
+    return res.status === 400 ? { url: instance.url, token } : null;
   } catch {
     return null;
   }

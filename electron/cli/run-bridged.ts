@@ -1,12 +1,10 @@
 // `sandbar run` when a Sandbar already serves this home: the code goes to that instance's run_python over
 // MCP (with the client token), so it uses the instance's warm pool and lands in its history. Output comes
 // back with the result rather than streamed.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExitReason } from '../../shared/execution.js';
 import { packageInfo } from '../package-info.js';
-import type { BridgeTarget } from '../mcp/stdio-bridge.js';
+import type { BridgeTarget } from '../instance-file.js';
+import { callToolOnce } from './mcp-call-once.js';
 
 export interface BridgedRun {
   exitReason: ExitReason;
@@ -17,26 +15,19 @@ export interface BridgedRun {
 const lines = (value: unknown): string => (Array.isArray(value) && value.length > 0 ? `${value.join('\n')}\n` : '');
 
 export async function runBridged(target: BridgeTarget, run: { code: string; servers: string[]; timeout?: number; json: boolean }): Promise<BridgedRun> {
-  const client = new Client({ name: 'sandbar-cli', version: packageInfo().version });
-  await client.connect(new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: { authorization: `Bearer ${target.token}` } } }));
-  try {
-    const args = { code: run.code, ...(run.servers.length ? { servers: run.servers } : {}), ...(run.timeout ? { timeout: run.timeout } : {}) };
-    // The instance clamps the timeout; the client waits a little longer than the longest it allows.
-    const result = (await client.callTool({ name: 'run_python', arguments: args }, undefined, { timeout: 3_700_000 })) as CallToolResult;
-    const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-    const exitReason = (structured.exitReason as ExitReason | undefined) ?? (result.isError ? 'error' : 'success');
-    if (!run.json) {
-      process.stdout.write(lines(structured.stdout));
-      process.stderr.write(lines(structured.stderr));
-      if (exitReason !== 'success' && exitReason !== 'error' && typeof structured.error === 'string') process.stderr.write(`sandbar: ${structured.error}\n`);
-      // A refusal (unknown server, busy) has no exit reason: its text is the message.
-      if (structured.exitReason === undefined && result.isError) {
-        const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-        process.stderr.write(`sandbar: ${text}\n`);
-      }
+  const args = { code: run.code, ...(run.servers.length ? { servers: run.servers } : {}), ...(run.timeout ? { timeout: run.timeout } : {}) };
+  const result = await callToolOnce(target.url, target.token, { name: 'run_python', arguments: args }, { name: 'sandbar-cli', version: packageInfo().version });
+  const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+  const exitReason = (structured.exitReason as ExitReason | undefined) ?? (result.isError ? 'error' : 'success');
+  if (!run.json) {
+    process.stdout.write(lines(structured.stdout));
+    process.stderr.write(lines(structured.stderr));
+    if (exitReason !== 'success' && exitReason !== 'error' && typeof structured.error === 'string') process.stderr.write(`sandbar: ${structured.error}\n`);
+    // A refusal (unknown server, busy) has no exit reason: its text is the message.
+    if (structured.exitReason === undefined && result.isError) {
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      process.stderr.write(`sandbar: ${text}\n`);
     }
-    return { exitReason, structured };
-  } finally {
-    await client.close().catch(() => {});
   }
+  return { exitReason, structured };
 }

@@ -44,11 +44,10 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const code = readCode(file);
       if (opts.bridge) {
         // A running instance of this home has a warm pool and the history: join it (as `stdio` does).
-        const [{ findRunningInstance }, { loadOrCreateToken }, { sandbarHome }, { readInstance }] = await Promise.all([
-          import('../mcp/stdio-bridge.js'),
+        const [{ findRunningInstance, readInstance }, { loadOrCreateToken }, { sandbarHome }] = await Promise.all([
+          import('../instance-file.js'),
           import('../http/token-store.js'),
           import('../settings/paths.js'),
-          import('../instance-file.js'),
         ]);
         const home = sandbarHome(process.env);
         const target = readInstance(home) ? await findRunningInstance(home, loadOrCreateToken(home).token) : null;

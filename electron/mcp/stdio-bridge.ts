@@ -5,35 +5,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { errorMessage } from '../../shared/errors.js';
-import { readInstance } from '../instance-file.js';
+import type { BridgeTarget } from '../instance-file.js';
 import type { Logger } from '../logger.js';
 import { dropBlankLines } from './stdio-endpoint.js';
-
-export interface BridgeTarget {
-  url: string;
-  token: string;
-}
-
-/**
- * The running instance for this home if its MCP endpoint takes this client token within a second, else
- * null. The probe is a GET without a session: an instance that accepts the token answers 400 ("no session
- * ID") and creates nothing; a wrong token gets 401. The client token opens nothing else, so /mcp it is.
- */
-export async function findRunningInstance(home: string, token: string): Promise<BridgeTarget | null> {
-  const instance = readInstance(home);
-  if (!instance) return null;
-  try {
-    const res = await fetch(instance.url, {
-      method: 'GET',
-      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-      signal: AbortSignal.timeout(1000),
-    });
-    await res.body?.cancel();
-    return res.status === 400 ? { url: instance.url, token } : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Bridges until the client closes stdin or the instance goes away; resolves with the reason. */
 export async function bridgeStdio(target: BridgeTarget, log: Logger, input: Readable = process.stdin, output: Writable = process.stdout): Promise<string> {
