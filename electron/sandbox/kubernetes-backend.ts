@@ -2,7 +2,9 @@
 // container's stdin/stdout over the attach WebSocket; the exit reason comes from `terminated.reason`.
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { Attach, CoreV1Api, KubeConfig, Metrics, NetworkingV1Api, Watch, type V1Pod } from '@kubernetes/client-node';
+import { createRequire } from 'node:module';
+import type * as K8sModule from '@kubernetes/client-node';
+import type { Attach, CoreV1Api, KubeConfig, V1Pod, Watch } from '@kubernetes/client-node';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { BackendCapabilities, SandboxBackend, SandboxExit } from './backend.js';
 import { buildCapabilities } from './capabilities.js';
@@ -14,6 +16,17 @@ import { parseHumanSize, type ContainerMemory } from './container-stats.js';
 import { denyAllNetworkPolicy, labelValue, OWNED_SELECTOR, podManifest, SANDBOX_CONTAINER, type Json } from './pod-manifest.js';
 import { probeWith, type ProbeResult } from './probe.js';
 import type { SandboxContainer } from './sandbox-container.js';
+
+type KubernetesClient = typeof K8sModule;
+let loadedClient: KubernetesClient | undefined;
+/**
+ * The client library takes most of a second to load, so only a kubernetes runtime pays for it: every
+ * other command (run, doctor, serve) starts without it. Loaded synchronously (require of an ES module,
+ * Node 20.19+), because backends are chosen synchronously.
+ */
+function k8s(): KubernetesClient {
+  return (loadedClient ??= createRequire(import.meta.url)('@kubernetes/client-node') as KubernetesClient);
+}
 
 export interface KubernetesOptions {
   namespace: string;
@@ -27,7 +40,7 @@ export interface KubernetesOptions {
 
 /** Loads a kubeconfig file, or the default chain (KUBECONFIG, ~/.kube/config, in-cluster). */
 export function loadKubeConfig(file: string | null): KubeConfig {
-  const kc = new KubeConfig();
+  const kc = new (k8s().KubeConfig)();
   if (file) kc.loadFromFile(file);
   else kc.loadFromDefault();
   return kc;
@@ -93,6 +106,7 @@ export class KubernetesBackend implements SandboxBackend {
         throw new AppError('runtime_failed', `Could not load the kubeconfig: ${errorMessage(err)}`);
       }
       if (!kc.getCurrentCluster()) throw new AppError('runtime_failed', 'The kubeconfig names no current cluster.');
+      const { Attach, CoreV1Api, Watch } = k8s();
       this.loaded = { kc, core: kc.makeApiClient(CoreV1Api), attacher: new Attach(kc), watcher: new Watch(kc) };
     }
     return this.loaded;
@@ -287,7 +301,7 @@ export class KubernetesBackend implements SandboxBackend {
   async stats(names: readonly string[]): Promise<ContainerMemory[]> {
     if (names.length === 0) return [];
     try {
-      const metrics = await new Metrics(this.api.kc).getPodMetrics(this.options.namespace);
+      const metrics = await new (k8s().Metrics)(this.api.kc).getPodMetrics(this.options.namespace);
       return metrics.items.flatMap((item) => {
         if (!names.includes(item.metadata.name)) return [];
         const usage = item.containers.find((c) => c.name === SANDBOX_CONTAINER)?.usage.memory ?? '';
@@ -316,7 +330,7 @@ export class KubernetesBackend implements SandboxBackend {
   /** The namespace's deny-all NetworkPolicy for Sandbar's pods (created once; an existing one is kept). */
   private async ensureNetworkPolicy(): Promise<void> {
     if (this.policyEnsured) return;
-    const api = this.api.kc.makeApiClient(NetworkingV1Api);
+    const api = this.api.kc.makeApiClient(k8s().NetworkingV1Api);
     try {
       await api.createNamespacedNetworkPolicy({ namespace: this.options.namespace, body: denyAllNetworkPolicy(this.options.namespace) });
     } catch (err) {
