@@ -1,4 +1,5 @@
 // What one execution is, how it ends, and the engine's event stream: the vocabulary of every surface.
+import type { Artifact, RefusedArtifact } from './artifacts.js';
 import type { Limits } from './limits.js';
 
 export const EXIT_REASONS = [
@@ -50,6 +51,10 @@ export interface ExecutionResult {
   /** From code hand-over to the end (what the timeout measures); 0 when it never started. */
   durationMs: number;
   containerName?: string;
+  /** Figures, displays and /workspace/out files, in the order the code made them (files last). */
+  artifacts?: Artifact[];
+  /** What the host would not keep (bad header, too large, over a cap), each with its reason. */
+  refusedArtifacts?: RefusedArtifact[];
 }
 
 export interface ExecutionSummary {

@@ -102,6 +102,20 @@ export const SettingsSchema = z.object({
   /** History retention: the oldest runs go once the recorded size passes this many MB. */
   historyMaxMB: wholeNumber(10, 100_000, (n) => `${n} MB`).default(500),
   toolCallTimeoutSec: wholeNumber(1, 3600, seconds).default(120),
+  /** One figure or displayed image larger than this is refused (with the reason in the result). */
+  imageCapBytes: wholeNumber(10_000, 8 * 1024 * 1024, bytes).default(350_000),
+  /** Files under /workspace/out a run may hand back, and their total size. */
+  artifactMaxFiles: wholeNumber(0, 100).default(20),
+  artifactMaxBytes: wholeNumber(0, 256 * 1024 * 1024, bytes).default(20 * 1024 * 1024),
+  /** Modules imported in each warm container before code arrives; null: whichever of numpy, pandas and matplotlib.pyplot the image has. */
+  preload: z
+    .array(
+      z.string({ error: 'must be a module name' }).regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, 'must be a module name such as pandas or matplotlib.pyplot'),
+      { error: 'must be a list of module names (null: the default)' },
+    )
+    .max(32, 'must list at most 32 modules')
+    .nullable()
+    .default(null),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });

@@ -72,6 +72,11 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['historyMaxMB', { historyMaxMB: 5 }, 'must be at least 10 MB'],
   ['toolCallTimeoutSec', { toolCallTimeoutSec: 0 }, 'must be at least 1 second'],
   ['launchAtLogin', { launchAtLogin: 1 }, 'must be true or false'],
+  ['imageCapBytes', { imageCapBytes: 100 }, 'must be at least 10000 bytes'],
+  ['artifactMaxFiles', { artifactMaxFiles: 101 }, 'must be at most 100'],
+  ['artifactMaxBytes', { artifactMaxBytes: -1 }, 'must be at least 0 bytes'],
+  ['preload.0', { preload: ['os; import x'] }, 'must be a module name such as pandas or matplotlib.pyplot'],
+  ['preload', { preload: 'numpy' }, 'must be a list of module names'],
   ['colour', { colour: 'blue' }, 'unknown setting'],
 ];
 
