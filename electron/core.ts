@@ -8,6 +8,7 @@ import path from 'node:path';
 import { historyCheck, settingsChecks } from './health/app-checks.js';
 import { withChecks } from './health/with-checks.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
+import { openWhileRunning } from './history/open-while-running.js';
 import { createLogger } from './logger.js';
 import { packageInfo } from './package-info.js';
 import { discoverServers, type DiscoveryOptions } from './proxy/discovery/discover.js';
@@ -18,6 +19,7 @@ import { CliBackend } from './sandbox/cli-backend.js';
 import { newOwner } from './sandbox/container-factory.js';
 import { ContainerRuntime } from './sandbox/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
+import { fileFactsCache } from './sandbox/runtime-facts-cache.js';
 import { collectHealth } from './health/sandbox-checks.js';
 import { KubernetesBackend, loadKubeConfig } from './sandbox/kubernetes-backend.js';
 import { collectKubernetesHealth } from './sandbox/kubernetes-health.js';
@@ -26,7 +28,7 @@ import { sandbarHome, SETTINGS_FILE } from './settings/paths.js';
 import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
-import { openConfStore, type OpenedSettingsStore } from './settings/settings-store.js';
+import { openConfStore, openReadOnlyStore, type OpenedSettingsStore } from './settings/settings-store.js';
 
 export interface SandbarCore {
   home: string;
@@ -63,11 +65,13 @@ export function createCore(options: {
   engine?: EngineOptions;
   /** The desktop app passes electron-store here; everything else uses conf over the same file. */
   settingsStore?: OpenedSettingsStore;
+  /** A single command (`sandbar run`): reads settings without writing, trusts a fresh cached `info` answer, leaves reaping to instances. */
+  oneShot?: boolean;
 } = {}): SandbarCore {
   const env = options.env ?? process.env;
   const home = sandbarHome(env);
   ensurePrivateHome(home);
-  const opened = options.settingsStore ?? openConfStore(home);
+  const opened = options.settingsStore ?? (options.oneShot ? openReadOnlyStore(home) : openConfStore(home));
   const settingsService = new SettingsService({
     store: opened.store,
     env,
@@ -77,7 +81,12 @@ export function createCore(options: {
   const settings = settingsService.get();
   const config = { ...engineConfigOf(settings), ...options.overrides };
   const choice = runtimeChoice(settings);
-  const runtime = new ContainerRuntime({ env, platform: process.platform, ...(choice ? { choice } : {}) });
+  const runtime = new ContainerRuntime({
+    env,
+    platform: process.platform,
+    ...(choice ? { choice } : {}),
+    ...(options.oneShot ? { factsCache: fileFactsCache(home) } : {}),
+  });
   // Podman/Docker through their CLI, or pods in a cluster (runtime "kubernetes"); switchable live.
   const owner = options.engine?.owner ?? newOwner();
   const bootModules = options.engine?.bootModules ?? agentBootModules;
@@ -86,7 +95,7 @@ export function createCore(options: {
     isKubernetes(s)
       ? new KubernetesBackend(() => loadKubeConfig(s.kubeconfig), { namespace: s.kubernetesNamespace, ...(s.kubernetesRuntimeClass ? { runtimeClassName: s.kubernetesRuntimeClass } : {}) }, owner, bootModules)
       : cli;
-  const engine = new Engine(backendFor(settings), config, { ...options.engine, owner });
+  const engine = new Engine(backendFor(settings), config, { ...options.engine, owner, ...(options.oneShot ? { reapOnStart: false } : {}) });
   const servers = new ServerManager({
     startTimeoutMs: settings.serverStartTimeoutSec * 1000,
     callTimeoutMs: settings.toolCallTimeoutSec * 1000,
@@ -135,11 +144,17 @@ export function createCore(options: {
     if (touched(changed, 'historyMaxAgeDays', 'historyMaxMB')) history.setRetention(retentionOf(next));
   });
 
+  let historyRecorded = () => Promise.resolve();
   return {
     home,
     servers,
     history,
     start: async () => {
+      if (options.oneShot) {
+        historyRecorded = openWhileRunning((listener) => engine.subscribe(listener), history);
+        await engine.start();
+        return;
+      }
       await history.start();
       engine.subscribe((event) => history.record(event));
       await engine.start();
@@ -170,6 +185,7 @@ export function createCore(options: {
       await engine.dispose(graceMs);
       await servers.dispose();
       // After the engine: the last cancelled runs are still recorded.
+      await historyRecorded();
       await history.pruning?.catch(() => {});
       history.dispose();
     },

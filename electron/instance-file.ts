@@ -1,8 +1,9 @@
 // `instance.json` in SANDBAR_HOME says which process serves this home and where, so `sandbar stdio`, the
 // packaged app's `--stdio` and `sandbar run` can join the running instance instead of starting a second
-// engine. Plain Node and fetch only: the CLI checks for an instance before it loads anything heavy.
+// engine. Plain Node only: the CLI checks for an instance before it loads anything heavy.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { closeLoopbackConnections, loopbackRequest } from './loopback-http.js';
 
 export const INSTANCE_FILE = 'instance.json';
 
@@ -69,14 +70,11 @@ export async function findRunningInstance(home: string, token: string): Promise<
   const instance = readInstance(home);
   if (!instance) return null;
   try {
-    const res = await fetch(instance.url, {
-      method: 'GET',
-      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-      signal: AbortSignal.timeout(1000),
-    });
-    await res.body?.cancel();
+    const res = await loopbackRequest(instance.url, { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, timeoutMs: 1000 });
     return res.status === 400 ? { url: instance.url, token } : null;
   } catch {
     return null;
+  } finally {
+    closeLoopbackConnections();
   }
 }

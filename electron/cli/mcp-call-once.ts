@@ -2,6 +2,7 @@
 // loading it (zod, ajv) costs about 150 ms, half the 0.3 s a joined run may take; this is the four
 // requests the transport spec defines (initialize, initialized, the call, closing the session).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { closeLoopbackConnections, loopbackRequest, type LoopbackResponse } from '../loopback-http.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
 
@@ -27,34 +28,46 @@ export function messagesOf(contentType: string, body: string): JsonRpcMessage[] 
   return out;
 }
 
+/**
+ * The tool's result, or null when the instance did not take the session (nothing listening, a stale
+ * instance file, a token it does not know): then nothing ran there, and the caller may run elsewhere.
+ */
 export async function callToolOnce(
   url: string,
   token: string,
   call: { name: string; arguments: Record<string, unknown> },
   clientInfo: { name: string; version: string },
-): Promise<CallToolResult> {
+  options: { connectTimeoutMs?: number } = {},
+): Promise<CallToolResult | null> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const post = async (message: object): Promise<Response> => {
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
-    if (!res.ok) throw new Error(`Sandbar answered ${res.status}: ${await res.text()}`);
+  const post = async (message: object): Promise<LoopbackResponse> => {
+    const res = await loopbackRequest(url, { method: 'POST', headers, body: JSON.stringify(message) });
+    if (res.status < 200 || res.status > 299) throw new Error(`Sandbar answered ${res.status}: ${res.body}`);
     return res;
   };
-  const answer = async (res: Response, id: number): Promise<unknown> => {
-    const found = messagesOf(res.headers.get('content-type') ?? '', await res.text()).find((m) => m.id === id);
+  const answer = (res: LoopbackResponse, id: number): unknown => {
+    const found = messagesOf(String(res.headers['content-type'] ?? ''), res.body).find((m) => m.id === id);
     if (!found) throw new Error('Sandbar sent no answer to the request');
     if (found.error) throw new Error(found.error.message);
     return found.result;
   };
 
-  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo } });
-  const session = init.headers.get('mcp-session-id');
-  const { protocolVersion } = (await answer(init, 1)) as { protocolVersion: string };
-  if (session) headers['mcp-session-id'] = session;
-  headers['mcp-protocol-version'] = protocolVersion;
   try {
-    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
-    return (await answer(await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call }), 2)) as CallToolResult;
+    // initialize doubles as the probe (no separate GET): with a short timeout, a stale file costs little.
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo } };
+    const init = await loopbackRequest(url, { method: 'POST', headers, body: JSON.stringify(initialize), timeoutMs: options.connectTimeoutMs ?? 1000 }).catch(() => null);
+    if (!init || init.status !== 200) return null;
+    const session = init.headers['mcp-session-id'];
+    const { protocolVersion } = answer(init, 1) as { protocolVersion: string };
+    if (typeof session === 'string') headers['mcp-session-id'] = session;
+    headers['mcp-protocol-version'] = protocolVersion;
+    try {
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      return answer(await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call }), 2) as CallToolResult;
+    } finally {
+      if (typeof session === 'string') await loopbackRequest(url, { method: 'DELETE', headers }).catch(() => undefined);
+    }
   } finally {
-    if (session) await fetch(url, { method: 'DELETE', headers }).then((r) => r.text(), () => '');
+    closeLoopbackConnections();
   }
 }

@@ -44,23 +44,26 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const code = readCode(file);
       if (opts.bridge) {
         // A running instance of this home has a warm pool and the history: join it (as `stdio` does).
-        const [{ findRunningInstance, readInstance }, { loadOrCreateToken }, { sandbarHome }] = await Promise.all([
+        const [{ readInstance }, { loadOrCreateToken }, { sandbarHome }] = await Promise.all([
           import('../instance-file.js'),
           import('../http/token-store.js'),
           import('../settings/paths.js'),
         ]);
         const home = sandbarHome(process.env);
-        const target = readInstance(home) ? await findRunningInstance(home, loadOrCreateToken(home).token) : null;
-        if (target) {
+        const instance = readInstance(home);
+        if (instance) {
           const { runBridged } = await import('./run-bridged.js');
+          const target = { url: instance.url, token: loadOrCreateToken(home).token };
           const run = await runBridged(target, { code, servers: [...new Set(opts.servers ?? [])], ...(opts.timeout ? { timeout: opts.timeout } : {}), json: opts.json === true });
-          if (opts.json) process.stdout.write(`${JSON.stringify(run.structured, null, 2)}\n`);
-          ctx.setExitCode(RUN_EXIT_CODES[run.exitReason] ?? 1);
-          return;
+          if (run) {
+            if (opts.json) process.stdout.write(`${JSON.stringify(run.structured, null, 2)}\n`);
+            ctx.setExitCode(RUN_EXIT_CODES[run.exitReason] ?? 1);
+            return;
+          }
         }
       }
       // One run: a warm pool would only start a container nobody uses.
-      const core = await ctx.createCore({ overrides: { poolSize: 0 } });
+      const core = await ctx.createCore({ overrides: { poolSize: 0 }, oneShot: true });
       const servers = [...new Set(opts.servers ?? [])];
       const unknown = core.servers.unknown(servers);
       if (unknown.length) throw new AppError('invalid_request', `Unknown MCP server: ${unknown[0]}`);

@@ -1,13 +1,30 @@
 // One long-lived, supervised client for one of the user's MCP servers. Started lazily on first use,
 // with a start-up timeout that names the failure; restarted with backoff after a crash; its tool list
 // cached and refreshed when the server says it changed.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { ServerConfig, ServerState, ToolInfo } from '../../shared/proxy.js';
 import { ChildProcessTransport } from './child-process-transport.js';
+
+/**
+ * The SDK's client side (with zod schemas and ajv) loads when the first server starts, not with the
+ * proxy: a run that calls no server, such as a one-shot `sandbar run`, never pays for it.
+ */
+async function loadClientSdk() {
+  const [client, stdio, http, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return {
+    Client: client.Client,
+    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+  };
+}
 
 export interface ConnectionOptions {
   startTimeoutMs: number;
@@ -105,6 +122,7 @@ export class ServerConnection {
     }
     this.setState('starting', null);
     const { config } = this;
+    const { Client, getDefaultEnvironment, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = await loadClientSdk();
     const client = new Client({ name: 'sandbar', version: this.options.version });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.tools = await this.fetchTools(client).catch(() => undefined);

@@ -1,6 +1,10 @@
 // The one place that starts host processes (the container runtime CLI). Everything else asks this adapter.
-import { execa } from 'execa';
+// execa runs the commands that end (timeouts, buffering, clean messages); it loads on first use, since
+// importing it costs about 0.1 s that a one-shot `sandbar run` would pay before its container starts.
+import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+
+const loadExeca = () => import('execa').then((m) => m.execa);
 
 export interface CommandResult {
   exitCode: number | null;
@@ -16,6 +20,7 @@ export async function runCommand(
   args: readonly string[],
   options: { timeoutMs?: number; input?: string } = {},
 ): Promise<CommandResult> {
+  const execa = await loadExeca();
   const result = await execa(file, args, {
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
@@ -41,6 +46,7 @@ export async function runStreaming(
   onLine: (line: string) => void,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<CommandResult> {
+  const execa = await loadExeca();
   const child = execa(file, args, {
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
@@ -84,23 +90,17 @@ export interface AttachedProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
+/** Node's own spawn: a piped stream is all this needs, and the container is killed by name anyway. */
 export function spawnAttached(file: string, args: readonly string[]): AttachedProcess {
-  const child = execa(file, args, {
-    reject: false,
-    buffer: false,
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    stripFinalNewline: false,
-    windowsHide: true,
-    // The container is killed by name; never let a signal to us cascade into a half-dead client.
-    cleanup: false,
+  // Never detached, never killed with us: a signal to Sandbar must not cascade into a half-dead client.
+  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const exited = new Promise<ProcessExit>((resolve) => {
+    // A child that never started (ENOENT, EACCES) has no pid; one that ran ends with 'close' (stdio drained).
+    child.once('error', (err) => {
+      if (child.pid === undefined) resolve({ exitCode: null, signal: null, spawnError: `Command failed: ${file}: ${err.message}` });
+    });
+    child.once('close', (code, signal) => resolve({ exitCode: code, signal }));
   });
-  const exited = child.then((r) => ({
-    exitCode: r.exitCode ?? null,
-    signal: r.signal ?? null,
-    ...(r.exitCode === undefined && !r.signal ? { spawnError: r.shortMessage } : {}),
-  }));
   // A closed pipe (the container died mid-write) is reported through `exited`, never thrown.
   child.stdin.on('error', () => {});
   return {

@@ -10,6 +10,7 @@ import { assertImageReference } from './sandbox-spec.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
 import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
 import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
+import type { RuntimeFactsCache } from './runtime-facts-cache.js';
 
 export interface RuntimeInfo extends LocatedRuntime, RuntimeFacts {
   /** Set when Sandbar had to force an OCI runtime (runc after crun's cgroup-hybrid failure). */
@@ -31,7 +32,15 @@ export class ContainerRuntime {
   private info: RuntimeInfo | undefined;
   private resolving: Promise<RuntimeInfo> | undefined;
 
-  constructor(private options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; choice?: { value: string; label: string } }) {}
+  constructor(
+    private options: {
+      env: NodeJS.ProcessEnv;
+      platform: NodeJS.Platform;
+      choice?: { value: string; label: string };
+      /** One-shot commands reuse a fresh `info` answer instead of asking the runtime again. */
+      factsCache?: RuntimeFactsCache;
+    },
+  ) {}
 
   /** The user picked another runtime (settings): found again on next use. */
   choose(choice: { value: string; label: string } | undefined): void {
@@ -62,6 +71,11 @@ export class ContainerRuntime {
   private async detect(): Promise<RuntimeInfo> {
     const located = locateRuntime(this.options);
     if (!located) throw new AppError('runtime_not_found', NO_RUNTIME_MESSAGE);
+    const cached = this.options.factsCache?.load(located);
+    if (cached) {
+      this.info = { ...cached, ...located };
+      return this.info;
+    }
     const result = await runCommand(located.path, infoArgs(located.name), { timeoutMs: 30_000 });
     if (result.exitCode !== 0) {
       const why = result.spawnError ?? (result.stderr.trim() || `exit code ${result.exitCode}`);
@@ -79,6 +93,7 @@ export class ContainerRuntime {
       ulimits: containerUlimits(readHostHardLimits()),
       availableOciRuntimes: findOciRuntimes({ env: this.options.env, platform: this.options.platform }),
     };
+    this.options.factsCache?.save(this.info);
     return this.info;
   }
 

@@ -46,6 +46,11 @@ export interface EngineOptions {
   poolMaxIdleMs?: number;
   /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
   poolBurstMax?: number;
+  /**
+   * Remove dead instances' containers at start (default). A one-shot command skips it: its own container
+   * is removed with it, and the next long-running instance reaps what others left.
+   */
+  reapOnStart?: boolean;
 }
 
 export interface ExecutionHandle {
@@ -107,10 +112,12 @@ export class Engine {
 
   /** Removes dead instances' containers, then warms the pool. A missing runtime is not fatal here. */
   async start(): Promise<void> {
-    try {
-      await reapOrphans(this.backend, this.owner);
-    } catch {
-      // No runtime yet: runs will say so, and health explains it.
+    if (this.options.reapOnStart !== false) {
+      try {
+        await reapOrphans(this.backend, this.owner);
+      } catch {
+        // No runtime yet: runs will say so, and health explains it.
+      }
     }
     this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
   }
@@ -238,6 +245,9 @@ export class Engine {
     await Promise.race([settled, grace]);
     for (const job of this.running.values()) job.abort.abort();
     await Promise.race([settled, new Promise<void>((r) => setTimeout(r, 3000).unref())]);
+    // Used containers are on their way out by themselves (their client removes them): a moment for that
+    // first, so a clean exit costs no extra `rm` call, then force whatever is left.
+    await Promise.race([Promise.allSettled([...this.cleanups]), new Promise<void>((r) => setTimeout(r, 1000).unref())]);
     await Promise.allSettled([this.pool.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
   }
 

@@ -1,7 +1,8 @@
 // The settings file as a key-value store. conf (plain Node: the CLI, `serve`, tests) and electron-store (the
 // desktop app) are the same code and the same file format; both open exactly `<home>/settings.json`.
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Conf from 'conf';
+import type ConfClass from 'conf';
 import { SETTINGS_FILE } from './paths.js';
 import { readSettingsFile } from './settings-file.js';
 
@@ -48,9 +49,32 @@ export function prepareSettingsFile(home: string): string | undefined {
   return readSettingsFile(path.join(home, SETTINGS_FILE)).warning;
 }
 
+/**
+ * The file as it is, for a one-shot command that never saves settings: conf (with ajv and semver, about
+ * 250 files) would cost a one-shot `sandbar run` about 0.1 s before its container can start.
+ */
+export function openReadOnlyStore(home: string): OpenedSettingsStore {
+  const file = path.join(home, SETTINGS_FILE);
+  const { values, warning } = readSettingsFile(file);
+  const store: SettingsStore = {
+    path: file,
+    get store() {
+      return values;
+    },
+    set store(_value) {
+      throw new Error('This command only reads the settings');
+    },
+  };
+  return warning ? { store, warning } : { store };
+}
+
+/** Loaded on first use, for the same reason. */
+let Conf: typeof ConfClass | undefined;
+
 /** conf over `<home>/settings.json`; no conf schema, defaults or migrations (zod validates). */
 export function openConfStore(home: string): OpenedSettingsStore {
   const warning = prepareSettingsFile(home);
+  Conf ??= (createRequire(import.meta.url)('conf') as { default: typeof ConfClass }).default;
   const store = new Conf<Record<string, unknown>>({
     ...sharedStoreOptions(home),
     configName: SETTINGS_STORE_NAME,

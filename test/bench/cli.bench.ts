@@ -1,6 +1,6 @@
 // The `sandbar` command's own cost, each pair interleaved (A B A B) in one run with the same flags:
 // `--help` against `node -e 0` (target ≤ 3×), and a cold `sandbar run` of print(1) against a bare
-// `podman run` with Sandbar's flags, seccomp profile included (target ≤ 1.3×).
+// `podman run` with Sandbar's flags, seccomp profile included (target ≤ 1.3×), with the Node floor beside.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { ms, percentile, timed } from './stats.js';
 const run = promisify(execFile);
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
 const CLI = path.resolve('dist/electron/cli.js');
+const FLOOR = path.resolve('test/bench/cold-floor.mjs');
 const HELP_RUNS = Number(process.env.BENCH_CLI_HELP_RUNS ?? 20);
 const RUN_RUNS = Number(process.env.BENCH_CLI_RUN_RUNS ?? 10);
 
@@ -46,16 +47,24 @@ export async function benchCli(): Promise<string> {
   const file = path.join(home, 'one.py');
   writeFileSync(file, 'print(1)\n');
   let i = 0;
-  const [podman, sandbar] = await interleaved(
-    RUN_RUNS,
-    () => {
-      const args = [...bare];
-      args[args.indexOf('--name') + 1] = `sandbar-bench-bare-${process.pid}-${i++}`;
-      args.splice(args.length - 1, 1, 'print(1)');
-      return run(info.path, args);
-    },
-    () => run(process.execPath, [CLI, 'run', file], { env: { ...process.env, SANDBAR_HOME: home } }),
-  );
+  const named = (args: string[]) => {
+    const out = [...args];
+    out[out.indexOf('--name') + 1] = `sandbar-bench-bare-${process.pid}-${i++}`;
+    return out;
+  };
+  const floorArgs = path.join(home, 'floor-args.json');
+  const podmanOnly: number[] = [];
+  const floor: number[] = [];
+  const cold: number[] = [];
+  // Three sides, interleaved A B C A B C: the bare runtime, the floor (Node + the agent, nothing else),
+  // and `sandbar run`. The floor shows how much of the gap any Node command must pay.
+  for (let n = 0; n < RUN_RUNS; n++) {
+    podmanOnly.push(await timed(() => run(info.path, [...named(bare).slice(0, -1), 'print(1)'])));
+    writeFileSync(floorArgs, JSON.stringify(named(bare)));
+    floor.push(await timed(() => run(process.execPath, [FLOOR, info.path, floorArgs, 'print(1)'])));
+    cold.push(await timed(() => run(process.execPath, [CLI, 'run', file], { env: { ...process.env, SANDBAR_HOME: home } })));
+  }
+  const [podman, nodeFloor, sandbar] = [podmanOnly, floor, cold].map((t) => percentile(t, 50)) as [number, number, number];
   // Joining a running instance of the same home (its warm pool, its history): target ≤ 0.3 s.
   const joinedHome = mkdtempSync(path.join(tmpdir(), 'sandbar-bench-cli-joined-'));
   writeFileSync(path.join(joinedHome, 'settings.json'), JSON.stringify({ image: IMAGE, httpPort: 0, poolSize: 2 }));
@@ -78,6 +87,7 @@ export async function benchCli(): Promise<string> {
     '|---|---|---|---|---|',
     `| \`node -e 0\` vs \`sandbar --help\` (${HELP_RUNS} each) | ${ms(node)} ms | ${ms(help)} ms | ${(help / node).toFixed(2)}× | ≤ 3× |`,
     `| bare \`${info.name} run\` (Sandbar's flags and seccomp) vs cold \`sandbar run\` of print(1) (${RUN_RUNS} each) | ${ms(podman)} ms | ${ms(sandbar)} ms | ${(sandbar / podman).toFixed(2)}× | ≤ 1.3× |`,
+    `| the same bare run vs the Node floor (spawn with the agent, nothing else; interleaved with both above) | ${ms(podman)} ms | ${ms(nodeFloor)} ms | ${(nodeFloor / podman).toFixed(2)}× | |`,
     '',
     `\`sandbar run\` of print(1) joining a running instance (${RUN_RUNS} runs, 0.3 s apart): p50 ${ms(percentile(joined, 50))} ms (target ≤ 300 ms).`,
   ].join('\n');

@@ -1,6 +1,9 @@
 // `sandbar run` joins a running instance of the same home: the run uses that instance's engine and lands
 // in its history, with output and exit code as a local run gives them; `--no-bridge` runs here instead.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox } from '../helpers.js';
@@ -51,5 +54,29 @@ describe.skipIf(!sandbox.available)('sandbar run and a running instance', () => 
     expect(t.app.core.history.list({ client: 'sandbar-cli' }).items).toHaveLength(3);
     // The local run's row is written by the other process; this instance's history reads the same file.
     expect(t.app.core.history.list({ client: 'cli' }).items.length).toBe(before + 1);
+  });
+
+  it('runs here when the instance file is stale or names an instance that refuses the token', async () => {
+    // A listener that is not this home's instance: it refuses everything, so nothing may run there.
+    let requests = 0;
+    const impostor = createServer((_req, res) => {
+      requests++;
+      res.writeHead(401).end();
+    });
+    await new Promise<void>((r) => impostor.listen(0, '127.0.0.1', r));
+    const port = (impostor.address() as { port: number }).port;
+    try {
+      for (const url of [`http://127.0.0.1:${port}/mcp`, 'http://127.0.0.1:9/mcp']) {
+        const home = mkdtempSync(path.join(tmpdir(), 'sandbar-stale-'));
+        writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ image: sandbox.image }));
+        writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: 1, url, startedAt: 0 }));
+        const run = await cli(home, [], 'print("ran here")');
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toBe('ran here\n');
+      }
+      expect(requests).toBe(1);
+    } finally {
+      impostor.close();
+    }
   });
 });

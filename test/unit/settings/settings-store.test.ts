@@ -1,11 +1,12 @@
 // The conf store over <home>/settings.json: a corrupt file is moved aside (bytes kept) before conf sees it,
 // an invalid value in a good file is an error naming it, and writes are owner-only.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../../electron/settings/load-settings.js';
 import { SettingsService } from '../../../electron/settings/settings-service.js';
-import { openConfStore } from '../../../electron/settings/settings-store.js';
+import { openConfStore, openReadOnlyStore } from '../../../electron/settings/settings-store.js';
 import { AppError } from '../../../shared/errors.js';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
 import { asideFiles, fileJson, fileText, homeWith, json, serviceOn, settingsFile } from './settings-helpers.js';
@@ -80,5 +81,27 @@ describe('openConfStore', () => {
     const home = homeWith(json({ httpPort: 9000, limits: { pids: 300 }, serverPolicies: { a: 'deny' } }));
     const env = { SANDBAR_HOME: home, MCP_BRIDGE_MEMORY: '2g' };
     expect(loadSettings({ env }).settings).toEqual(serviceOn(home, env).get());
+  });
+});
+
+describe('openReadOnlyStore', () => {
+  it('reads the file as it is and refuses to write', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sandbar-ro-'));
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ poolSize: 3 }));
+    const { store, warning } = openReadOnlyStore(home);
+    expect(warning).toBeUndefined();
+    expect(store.store).toEqual({ poolSize: 3 });
+    expect(() => {
+      store.store = { poolSize: 4 };
+    }).toThrow(/only reads/);
+    expect(JSON.parse(readFileSync(path.join(home, 'settings.json'), 'utf8'))).toEqual({ poolSize: 3 });
+  });
+
+  it('moves a corrupt file aside with a warning, as the writable store does', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sandbar-ro-'));
+    writeFileSync(path.join(home, 'settings.json'), '[1, 2]');
+    const { store, warning } = openReadOnlyStore(home);
+    expect(store.store).toEqual({});
+    expect(warning).toMatch(/moved to .*settings\.json\.corrupt-/);
   });
 });
