@@ -201,6 +201,8 @@ export async function benchHistory(): Promise<string> {
         `**${Math.round(RUNS / (seedMs / 1000)).toLocaleString('en')} runs/s** (every event through the writer, FTS included). ` +
         `Opening the store (migration check, interrupted runs, retention check): ${ms(openMs)} ms.`,
       '',
+      'Targets: a listing page under 10 ms and a search under 100 ms at p50; recording adds under 1 ms to a run.',
+      '',
       '| query | p50 ms | p95 ms |',
       '|---|---|---|',
       ...rows.map(([label, v]) => row(label, v)),

@@ -1,12 +1,13 @@
 // Panel Live view: input latency while a run streams ~10,000 lines a second, against the same page with
-// nothing running, in one run. The real `sandbar serve` (built CLI, pool of 1, the test image), the panel
-// in headless Chromium at #/live, and a run started by an MCP client. In the page: the Event Timing API
+// nothing running, in one run, alternating (idle, streaming, idle, streaming: BENCH_PANEL_LIVE_ROUNDS
+// rounds), each round starting with the warm pool full again so no idle phase sees a container start.
+// The real `sandbar serve` (built CLI, pool of 1, the test image), the panel in headless Chromium at #/live, and a run started by an MCP client. In the page: the Event Timing API
 // (entries ≥ 16 ms for pointerdown/click/keydown: duration and input delay), performance.eventCounts (every
 // interaction, reported or not), a rAF loop (frame intervals, the last output line on screen), long tasks
 // and layout shifts. The benchmark clicks the view's heading and presses Tab, alternately, every 100 ms.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
-import { apiCall as api, launchChromium, mcpClient, startServe } from '../e2e/serve-process.js';
+import { apiCall as api, launchChromium, mcpClient, startServe, type Served } from '../e2e/serve-process.js';
 import { ms, percentile, sleep } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
@@ -16,6 +17,8 @@ const RATE = 10_000;
 /** Interactions per phase (half clicks on the heading, half Tab presses), one every INTERVAL_MS. */
 const INTERACTIONS = Number(process.env.BENCH_PANEL_LIVE_INTERACTIONS ?? 50);
 const INTERVAL_MS = 100;
+/** Idle/streaming pairs, measured A B A B; the table pools each side's rounds. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_PANEL_LIVE_ROUNDS ?? 2));
 /** Each phase starts with this long without input, so layout shifts there cannot be excused as input-driven. */
 const QUIET_MS = 1000;
 const OUTPUT_CAP = 8 * 1024 ** 2;
@@ -130,7 +133,8 @@ interface PhaseRaw {
 }
 
 interface Phase {
-  raw: PhaseRaw;
+  /** Each round's raw figures, in order. */
+  rounds: PhaseRaw[];
   seconds: number;
   interactions: number;
   /** Interactions with an entry ≥ 16 ms: their longest entry (duration) and its input delay. */
@@ -158,7 +162,7 @@ async function until(page: Page, expression: string, timeoutMs: number, what: st
 
 
 /** One measured phase: QUIET_MS without input, then INTERACTIONS inputs INTERVAL_MS apart. */
-async function measure(page: Page): Promise<Phase> {
+async function measure(page: Page): Promise<PhaseRaw> {
   const heading = await page.locator('#live-title').boundingBox();
   if (!heading) throw new Error('the Live heading is not on the page');
   const [x, y] = [heading.x + Math.min(20, heading.width / 2), heading.y + heading.height / 2];
@@ -173,11 +177,25 @@ async function measure(page: Page): Promise<Phase> {
     else await page.keyboard.press('Tab');
   }
   await sleep(300); // the last interaction's next paint
-  return summarise((await page.evaluate(STOP_PHASE)) as PhaseRaw);
+  return (await page.evaluate(STOP_PHASE)) as PhaseRaw;
 }
 
-function summarise(raw: PhaseRaw): Phase {
-  // An interaction's latency is its longest entry (pointerdown, click or keydown share one interactionId).
+/** One side's rounds pooled: counts and entries added up, frame intervals and entries concatenated. */
+function summarise(rounds: PhaseRaw[]): Phase {
+  const all = <T>(pick: (r: PhaseRaw) => T[]) => rounds.flatMap(pick);
+  const raw = {
+    events: all((r) => r.events),
+    frames: all((r) => r.frames),
+    shifts: all((r) => r.shifts),
+    longTasks: all((r) => r.longTasks),
+    counts: { pointerdown: 0, keydown: 0 },
+  };
+  for (const r of rounds) {
+    raw.counts.pointerdown += r.counts.pointerdown;
+    raw.counts.keydown += r.counts.keydown;
+  }
+  // An interaction's latency is its longest entry (pointerdown, click or keydown share one interactionId,
+  // unique within the page across rounds).
   const byInteraction = new Map<string, { duration: number; delay: number }>();
   for (const e of raw.events) {
     const key = e.id > 0 ? `i${e.id}` : `${e.name}@${Math.round(e.start)}`;
@@ -188,8 +206,8 @@ function summarise(raw: PhaseRaw): Phase {
   const reported = [...byInteraction.values()];
   const frames = raw.frames;
   return {
-    raw,
-    seconds: (raw.t1 - raw.t0) / 1000,
+    rounds,
+    seconds: rounds.reduce((sum, r) => sum + (r.t1 - r.t0) / 1000, 0),
     interactions: raw.counts.pointerdown + raw.counts.keydown,
     reported,
     over16: reported.filter((r) => r.duration > 16).length,
@@ -201,18 +219,30 @@ function summarise(raw: PhaseRaw): Phase {
   };
 }
 
+/** A warm container waiting, so an idle phase is not measured during a container's start. */
+async function poolReady(served: Served): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while ((await api<{ pool: { ready: number } }>(served, 'live.snapshot')).pool.ready < 1) {
+    if (Date.now() > deadline) throw new Error('the pool did not get a warm container within 90 s');
+    await sleep(250);
+  }
+}
+
+/** What one streaming round's run did. */
+interface StreamRun {
+  exitReason: string;
+  runMs: number;
+  linesBack: number;
+  outputAfterMs: number;
+  stillRunningAtEnd: boolean;
+}
+
 export async function benchPanelLive(): Promise<string> {
   const served = await startServe({ image: IMAGE, settings: { image: IMAGE, poolSize: 1, httpPort: 0 } });
   const browser = await launchChromium();
   let client: Client | null = null;
   try {
     await api(served, 'settings.update', { patch: { limits: { outputCapBytes: OUTPUT_CAP } } });
-    // A warm container waiting, so the idle baseline is not measured during the pool's start.
-    const poolDeadline = Date.now() + 90_000;
-    while ((await api<{ pool: { ready: number } }>(served, 'live.snapshot')).pool.ready < 1) {
-      if (Date.now() > poolDeadline) throw new Error('the pool did not get a warm container within 90 s');
-      await sleep(250);
-    }
     client = await mcpClient(served, 'bench-panel-live');
 
     const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'light' });
@@ -220,16 +250,10 @@ export async function benchPanelLive(): Promise<string> {
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(served.panelUrl, { waitUntil: 'load' });
     await page.evaluate(`location.hash = '#/live'`);
-    await until(page, `!!document.querySelector('#live-title') && document.body.textContent.includes('Nothing running')`, 30_000, 'the idle Live view');
     await page.evaluate(INSTALL);
-    await sleep(1500); // the view settles (snapshots, fonts, first paints)
 
-    // Baseline: nothing running.
-    const idle = await measure(page);
-    log(`idle: ${idle.interactions} interactions, ${idle.reported.length} ≥ 16 ms, frames median ${ms(idle.frames.median)} ms`);
-
-    // Streaming: ~10,000 lines a second for ~8 s.
-    // Paced against the clock every 100 lines (a fixed sleep gives less than 10,000 a second on a busy machine).
+    // ~10,000 lines a second for ~8 s. Paced against the clock every 100 lines (a fixed sleep gives less
+    // than 10,000 a second on a busy machine).
     const code = [
       'import time',
       'start = time.monotonic()',
@@ -240,21 +264,35 @@ export async function benchPanelLive(): Promise<string> {
       '        if delay > 0:',
       '            time.sleep(delay)',
     ].join('\n');
-    const callStarted = Date.now();
-    const call = client.callTool({ name: 'run_python', arguments: { code, timeout: 60 } }, undefined, { timeout: 120_000 });
-    call.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
-    await until(page, `${LAST_LINE_FN}() >= 0`, 60_000, 'the first streamed line in the output pane');
-    const outputAfterMs = Date.now() - callStarted;
-    const streaming = await measure(page);
-    const stillRunningAtEnd = (await page.evaluate(`!!document.querySelector('.output-pane')`)) as boolean;
-    log(`streaming: ${streaming.interactions} interactions, ${streaming.reported.length} ≥ 16 ms, frames median ${ms(streaming.frames.median)} ms, lines ${streaming.raw.firstLine}..${streaming.raw.maxLine}`);
+    const idle: PhaseRaw[] = [];
+    const streaming: PhaseRaw[] = [];
+    const runs: StreamRun[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // A: nothing running, a warm container waiting (the pool refilled after the last round's run).
+      await poolReady(served);
+      await until(page, `!!document.querySelector('#live-title') && document.body.textContent.includes('Nothing running')`, 30_000, 'the idle Live view');
+      await sleep(1500); // the view settles (snapshots, fonts, first paints)
+      idle.push(await measure(page));
+      log(`round ${round + 1} idle: ${idle.at(-1)!.counts.pointerdown + idle.at(-1)!.counts.keydown} interactions, ${idle.at(-1)!.events.length} entries ≥ 16 ms`);
 
-    const result = (await call) as { structuredContent?: { exitReason?: string; durationMs?: number; stdout?: string[]; status?: string } };
-    const sc = result.structuredContent ?? {};
-    const linesBack = sc.stdout?.length ?? 0;
-    await until(page, `!document.querySelector('.output-pane')`, 30_000, 'the finished run to leave the Live view');
+      // B: the same page while a run streams into it.
+      const callStarted = Date.now();
+      const call = client.callTool({ name: 'run_python', arguments: { code, timeout: 60 } }, undefined, { timeout: 120_000 });
+      call.catch(() => {}); // awaited below; a failure must not surface as unhandled meanwhile
+      await until(page, `${LAST_LINE_FN}() >= 0`, 60_000, 'the first streamed line in the output pane');
+      const outputAfterMs = Date.now() - callStarted;
+      streaming.push(await measure(page));
+      const stillRunningAtEnd = (await page.evaluate(`!!document.querySelector('.output-pane')`)) as boolean;
+      const phase = streaming.at(-1)!;
+      log(`round ${round + 1} streaming: ${phase.counts.pointerdown + phase.counts.keydown} interactions, ${phase.events.length} entries ≥ 16 ms, lines ${phase.firstLine}..${phase.maxLine}`);
 
-    return toMarkdown({ idle, streaming, exitReason: sc.exitReason ?? sc.status ?? '?', runMs: sc.durationMs ?? NaN, linesBack, outputAfterMs, stillRunningAtEnd, pageErrors });
+      const result = (await call) as { structuredContent?: { exitReason?: string; durationMs?: number; stdout?: string[]; status?: string } };
+      const sc = result.structuredContent ?? {};
+      runs.push({ exitReason: sc.exitReason ?? sc.status ?? '?', runMs: sc.durationMs ?? NaN, linesBack: sc.stdout?.length ?? 0, outputAfterMs, stillRunningAtEnd });
+      await until(page, `!document.querySelector('.output-pane')`, 30_000, 'the finished run to leave the Live view');
+    }
+
+    return toMarkdown({ idle: summarise(idle), streaming: summarise(streaming), runs, pageErrors });
   } finally {
     await client?.close().catch(() => {});
     await browser.close();
@@ -269,16 +307,7 @@ const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b
 /** A figure over the reported entries; "<16" when none was reported (every one under the threshold). */
 const reportedFigure = (values: number[], f: (v: number[]) => number) => (values.length ? ms(f(values)) : '<16');
 
-function toMarkdown(r: {
-  idle: Phase;
-  streaming: Phase;
-  exitReason: string;
-  runMs: number;
-  linesBack: number;
-  outputAfterMs: number;
-  stillRunningAtEnd: boolean;
-  pageErrors: string[];
-}): string {
+function toMarkdown(r: { idle: Phase; streaming: Phase; runs: StreamRun[]; pageErrors: string[] }): string {
   const { idle, streaming: s } = r;
   const dur = (p: Phase) => p.reported.map((x) => x.duration);
   const delay = (p: Phase) => p.reported.map((x) => x.delay);
@@ -293,22 +322,36 @@ function toMarkdown(r: {
   const ratioReported = (a: number[], b: number[], f: (v: number[]) => number) => (a.length && b.length ? ratio(f(a), f(b)) : a.length ? `≥ ${ratio(f(a), 16)}` : '—');
   const shareRatio = (a: number, b: number) => (b > 0 ? ratio(a, b) : a > 0 ? '∞ (none idle)' : '—');
   const row = (label: string, a: string, b: string, ratioText: string) => `| ${label} | ${a} | ${b} | ${ratioText} |`;
-  const linesPerSec = (LINES / (r.runMs / 1000)).toFixed(0);
-  const samples = s.raw.lineSamples.filter(([, l]) => l >= 0);
-  const visibleRate = samples.length > 1 ? ((samples.at(-1)![1] - samples[0]![1]) / ((samples.at(-1)![0] - samples[0]![0]) / 1000)).toFixed(0) : '—';
-  const topShifts = [...s.raw.shifts].sort((a, b) => b.value - a.value).slice(0, 3);
+  const runsText = r.runs
+    .map((run) => `${(LINES / (run.runMs / 1000)).toFixed(0)} lines/s over ${(run.runMs / 1000).toFixed(1)} s, exit ${run.exitReason}, ${run.linesBack.toLocaleString('en')} lines back over MCP`)
+    .join('; ');
+  const allShifts = s.rounds.flatMap((round) => round.shifts);
+  const topShifts = [...allShifts].sort((a, b) => b.value - a.value).slice(0, 3);
+  const onPage = (raw: PhaseRaw, run: StreamRun, round: number) => {
+    const samples = raw.lineSamples.filter(([, l]) => l >= 0);
+    const visibleRate = samples.length > 1 ? ((samples.at(-1)![1] - samples[0]![1]) / ((samples.at(-1)![0] - samples[0]![0]) / 1000)).toFixed(0) : '—';
+    return (
+      `round ${round + 1}: the first line appeared ${(run.outputAfterMs / 1000).toFixed(1)} s after the MCP call; during the phase the pane's last line went from ` +
+      `${raw.firstLine.toLocaleString('en')} to ${raw.maxLine.toLocaleString('en')} (of ${(LINES - 1).toLocaleString('en')}; ≈ ${visibleRate} lines/s on screen)` +
+      `${run.stillRunningAtEnd ? ', the run still streaming when the phase ended' : ', the run had ended before the phase did'}; ` +
+      (raw.pane
+        ? `the pane held ${raw.pane.lines.toLocaleString('en')} lines (${(raw.pane.chars / 1024).toFixed(0)} KiB, the bounded tail), ${raw.pane.height.toFixed(0)} px high, ${raw.pane.following ? 'following the end' : 'NOT at the end'}`
+        : 'the pane was gone at the end of the phase')
+    );
+  };
 
   return [
-    `### Panel: Live view input latency while output streams (real \`sandbar serve\`, headless Chromium, ${VIEWPORT.width}×${VIEWPORT.height})`,
+    `### Panel: Live view input latency while output streams (real \`sandbar serve\`, headless Chromium, ${VIEWPORT.width}×${VIEWPORT.height}; ${ROUNDS} rounds, interleaved idle, streaming, idle, streaming)`,
     '',
-    `A run printing ${LINES.toLocaleString('en')} lines paced at ${RATE.toLocaleString('en')} a second (${linesPerSec} lines/s over ${(r.runMs / 1000).toFixed(1)} s, exit ${r.exitReason}, ${r.linesBack.toLocaleString('en')} lines back over MCP) ` +
-      `against the same page with nothing running, in one run. Each phase: ${QUIET_MS / 1000} s without input, then ${INTERACTIONS} interactions ${INTERVAL_MS} ms apart ` +
+    `A run printing ${LINES.toLocaleString('en')} lines paced at ${RATE.toLocaleString('en')} a second (${runsText}) ` +
+      `against the same page with nothing running, alternating in one run (${ROUNDS} idle and ${ROUNDS} streaming phases; each side's phases pooled below). ` +
+      `Each phase: ${QUIET_MS / 1000} s without input, then ${INTERACTIONS} interactions ${INTERVAL_MS} ms apart ` +
       `(a click on the view's heading and Tab, alternately). Event Timing reports only entries ≥ 16 ms (pointerdown/click/keydown, grouped per interaction, durations rounded to 8 ms ` +
       `and ending at the next paint, so an idle click often reads 16); the rest count as "<16". Ratio = streaming / idle.`,
     '',
     '| | idle | streaming | ratio |',
     '|---|---|---|---|',
-    row('phase length, s', idle.seconds.toFixed(1), s.seconds.toFixed(1), ''),
+    row('phase length, s (all rounds together)', idle.seconds.toFixed(1), s.seconds.toFixed(1), ''),
     row('interactions dispatched (performance.eventCounts)', String(idle.interactions), String(s.interactions), ''),
     row('interactions reported (≥ 16 ms, the observer threshold)', `${idle.reported.length} (${pct(idle.reported.length, idle.interactions)})`, `${s.reported.length} (${pct(s.reported.length, s.interactions)})`, shareRatio(s.reported.length, idle.reported.length)),
     row('interactions > 16 ms', `${idle.over16} (${pct(idle.over16, idle.interactions)})`, `${s.over16} (${pct(s.over16, s.interactions)})`, shareRatio(s.over16, idle.over16)),
@@ -325,12 +368,7 @@ function toMarkdown(r: {
     row('layout shift, sum without recent input', idle.shiftNoInput.toFixed(4), s.shiftNoInput.toFixed(4), ''),
     row('layout shift, sum of all entries', idle.shiftAll.toFixed(4), s.shiftAll.toFixed(4), ''),
     '',
-    `Output on the page: the first line appeared ${(r.outputAfterMs / 1000).toFixed(1)} s after the MCP call; during the phase the pane's last line went from ` +
-      `${s.raw.firstLine.toLocaleString('en')} to ${s.raw.maxLine.toLocaleString('en')} (of ${(LINES - 1).toLocaleString('en')}; ≈ ${visibleRate} lines/s on screen)` +
-      `${r.stillRunningAtEnd ? ', the run still streaming when the phase ended' : ', the run had ended before the phase did'}; ` +
-      (s.raw.pane
-        ? `the pane held ${s.raw.pane.lines.toLocaleString('en')} lines (${(s.raw.pane.chars / 1024).toFixed(0)} KiB, the bounded tail), ${s.raw.pane.height.toFixed(0)} px high, ${s.raw.pane.following ? 'following the end' : 'NOT at the end'}.`
-        : 'the pane was gone at the end of the phase.') +
+    `Output on the page, ${s.rounds.map((raw, k) => onPage(raw, r.runs[k]!, k)).join('; ')}.` +
       (topShifts.length ? ` Largest shifts while streaming: ${topShifts.map((e) => `${e.value.toFixed(4)}${e.recent ? ' (after input)' : ''} [${e.sources.join('; ')}]`).join(', ')}.` : ' No layout shift while streaming.') +
       (r.pageErrors.length ? ` Page errors: ${r.pageErrors.join(' | ')}.` : ''),
   ].join('\n');

@@ -2,7 +2,8 @@
 // first rows are painted (the view's own marks, window.__sandbarPerf.history), and frame intervals while
 // scrolling (a rAF loop in the page; scrolling driven by page.mouse.wheel and, for the scrollbar-drag case,
 // by moving scrollTop every frame). Targets a running `sandbar serve` (baseUrl + token) or, without one,
-// the real panel build over a fake preload API with N generated runs (panel-harness.ts).
+// the real panel build over a fake preload API with N generated runs (panel-harness.ts). A session measures
+// one phase at a time, so ../panel-history.bench.ts can alternate two targets phase by phase.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ms, percentile } from '../stats.js';
 import { startPanelHarness } from './panel-harness.js';
@@ -173,15 +174,43 @@ async function wheel(page: Page, durationMs: number, deltaY: number): Promise<vo
   }
 }
 
-export async function runPanelHistoryBench(options: PanelHistoryBenchOptions = {}): Promise<PanelHistoryBenchResult> {
+/** The loaded-everything figures: paging 200 at a time from End on the grid. */
+export type LoadAllStats = PanelHistoryBenchResult['loadAll'];
+
+/**
+ * One target (a running `sandbar serve`, or the fake-backed harness) in its own Chromium, measured one phase
+ * at a time so a caller can alternate two targets phase by phase. Phases must be called in this order:
+ * warmUp, pageLoad × n, inAppOpen × n, wheelFromTop, loadAll, dragDeep, wheelDeep (each scroll phase starts
+ * where the one before it left the list).
+ */
+export interface PanelHistorySession {
+  target: string;
+  viewport: { width: number; height: number };
+  /** The first full load, not a sample: it also fills the HTTP cache, so every sample after it is alike. */
+  warmUp(): Promise<void>;
+  /** A full page load → first rows painted (and, of that, the History view mounting → first rows). */
+  pageLoad(n: number): Promise<{ pageLoadMs: number; mountToPaintMs: number; firstRowElements: number }>;
+  /** A hash change from another view → first rows painted (the app already loaded). */
+  inAppOpen(n: number): Promise<number>;
+  wheelFromTop(): Promise<FrameStats & { rowsLoaded: number }>;
+  loadAll(): Promise<LoadAllStats>;
+  dragDeep(): Promise<FrameStats>;
+  wheelDeep(): Promise<FrameStats>;
+  close(): Promise<void>;
+}
+
+export async function openPanelHistorySession(options: PanelHistoryBenchOptions = {}): Promise<PanelHistorySession> {
   const log = options.log ?? (() => {});
-  const samples = options.samples ?? 5;
   const scrollMs = options.scrollMs ?? 4000;
   const viewport = options.viewport ?? { width: 1400, height: 900 };
   const harness = options.baseUrl ? null : await startPanelHarness({ rows: options.rows ?? 100_000, latencyMs: options.latencyMs ?? 0 });
   const base = (options.baseUrl ?? harness!.url).replace(/\/?$/, '/');
   const target = options.baseUrl ? `sandbar serve at ${options.baseUrl}` : `panel build + fake API with ${(options.rows ?? 100_000).toLocaleString('en')} runs`;
   let browser: Browser | null = null;
+  const close = async () => {
+    await browser?.close();
+    await harness?.close();
+  };
   try {
     browser = await chromium.launch({ executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport });
@@ -190,72 +219,105 @@ export async function runPanelHistoryBench(options: PanelHistoryBenchOptions = {
     // The token arrives once in the fragment; the panel keeps it for the tab's session.
     if (options.token) await page.goto(`${base}#token=${encodeURIComponent(options.token)}`, { waitUntil: 'load' });
 
+    const load = async (n: number) => {
+      await openFresh(page, base, '#/history', n);
+      await until(page, FIRST_PAINTED, 60_000);
+      return (await page.evaluate(READ_PERF)) as { openedAt: number; firstPaintAt: number; firstRowElements: number };
+    };
+    const recordWhile = async (action: () => Promise<unknown>) => {
+      await page.evaluate(START_RECORDER);
+      await action();
+      return frameStats((await page.evaluate(STOP_RECORDER)) as never);
+    };
+    return {
+      target,
+      viewport,
+      close,
+      warmUp: async () => void (await load(0)),
+      pageLoad: async (n) => {
+        const h = await load(n);
+        log(`${target}: page load → first rows: ${ms(h.firstPaintAt)} ms (mount → paint ${ms(h.firstPaintAt - h.openedAt)} ms)`);
+        return { pageLoadMs: h.firstPaintAt, mountToPaintMs: h.firstPaintAt - h.openedAt, firstRowElements: h.firstRowElements };
+      },
+      inAppOpen: async (n) => {
+        await openFresh(page, base, '#/live', 100 + n);
+        await page.waitForTimeout(800); // the other view settles (snapshots fetched, first paint)
+        const t0 = (await page.evaluate(`(() => { const t = performance.now(); location.hash = '#/history'; return t; })()`)) as number;
+        await until(page, FIRST_PAINTED, 60_000);
+        const h = (await page.evaluate(READ_PERF)) as { firstPaintAt: number };
+        log(`${target}: in-app open → first rows: ${ms(h.firstPaintAt - t0)} ms`);
+        return h.firstPaintAt - t0;
+      },
+      // Scrolling from the top with the wheel: pages of 200 load as the end comes near.
+      wheelFromTop: async () => {
+        const box = await page.locator('.hist-body').boundingBox();
+        if (!box) throw new Error('the History list is not on the page');
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        const stats = await recordWhile(() => wheel(page, scrollMs, 320));
+        const rowsLoaded = ((await page.evaluate(loadedRows(ROW_HEIGHT))) as { rows: number }).rows;
+        log(`${target}: wheel from top: median ${ms(stats.medianMs)} ms, p95 ${ms(stats.p95Ms)} ms, ${rowsLoaded} rows loaded`);
+        return { ...stats, rowsLoaded };
+      },
+      loadAll: async () => {
+        const paged = (await page.evaluate(pageThroughAll(options.loadAllBudgetMs ?? 180_000))) as { ms: number; perPage: number[]; complete: boolean };
+        const loadAll = {
+          rows: ((await page.evaluate(loadedRows(ROW_HEIGHT))) as { rows: number }).rows,
+          complete: paged.complete,
+          ms: paged.ms,
+          pages: paged.perPage.length,
+          pageMedianMs: percentile(paged.perPage, 50),
+          pageP95Ms: percentile(paged.perPage, 95),
+          pageMaxMs: Math.max(...paged.perPage),
+        };
+        log(`${target}: paged through ${loadAll.rows} rows in ${(loadAll.ms / 1000).toFixed(1)} s; a page: median ${ms(loadAll.pageMedianMs)} ms, max ${ms(loadAll.pageMaxMs)} ms`);
+        return loadAll;
+      },
+      // With every row loaded: dragging the scrollbar through all of them (every frame new rows)...
+      dragDeep: async () => {
+        const stats = await recordWhile(() => page.evaluate(dragSweep(scrollMs)));
+        log(`${target}: drag through all rows: median ${ms(stats.medianMs)} ms, p95 ${ms(stats.p95Ms)} ms, max ${ms(stats.maxMs)} ms`);
+        return stats;
+      },
+      // ...and wheel-scrolling in the middle of them.
+      wheelDeep: async () => {
+        await page.evaluate(`(() => { const b = document.querySelector('.hist-body'); b.scrollTop = b.scrollHeight / 2; })()`);
+        await page.waitForTimeout(300);
+        const stats = await recordWhile(() => wheel(page, scrollMs, 320));
+        log(`${target}: wheel deep: median ${ms(stats.medianMs)} ms, p95 ${ms(stats.p95Ms)} ms`);
+        return stats;
+      },
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Every phase against one target, one after another (the standalone run.ts). */
+export async function runPanelHistoryBench(options: PanelHistoryBenchOptions = {}): Promise<PanelHistoryBenchResult> {
+  const samples = options.samples ?? 5;
+  const session = await openPanelHistorySession(options);
+  try {
+    await session.warmUp();
     const pageLoadMs: number[] = [];
     const mountToPaintMs: number[] = [];
     let firstRowElements = 0;
-    for (let i = 0; i <= samples; i++) {
-      await openFresh(page, base, '#/history', i);
-      await until(page, FIRST_PAINTED, 60_000);
-      const h = (await page.evaluate(READ_PERF)) as { openedAt: number; firstPaintAt: number; firstRowElements: number };
-      if (i === 0) continue; // the first load also fills the HTTP cache; every sample after it is alike
-      pageLoadMs.push(h.firstPaintAt);
-      mountToPaintMs.push(h.firstPaintAt - h.openedAt);
-      firstRowElements = h.firstRowElements;
-      log(`page load → first rows: ${ms(h.firstPaintAt)} ms (mount → paint ${ms(h.firstPaintAt - h.openedAt)} ms)`);
+    for (let i = 1; i <= samples; i++) {
+      const sample = await session.pageLoad(i);
+      pageLoadMs.push(sample.pageLoadMs);
+      mountToPaintMs.push(sample.mountToPaintMs);
+      firstRowElements = sample.firstRowElements;
     }
-
     const inAppOpenMs: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      await openFresh(page, base, '#/live', 100 + i);
-      await page.waitForTimeout(800); // the other view settles (snapshots fetched, first paint)
-      const t0 = (await page.evaluate(`(() => { const t = performance.now(); location.hash = '#/history'; return t; })()`)) as number;
-      await until(page, FIRST_PAINTED, 60_000);
-      const h = (await page.evaluate(READ_PERF)) as { firstPaintAt: number };
-      inAppOpenMs.push(h.firstPaintAt - t0);
-      log(`in-app open → first rows: ${ms(h.firstPaintAt - t0)} ms`);
-    }
-
-    // Scrolling from the top with the wheel: pages of 200 load as the end comes near.
-    const box = await page.locator('.hist-body').boundingBox();
-    if (!box) throw new Error('the History list is not on the page');
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.evaluate(START_RECORDER);
-    await wheel(page, scrollMs, 320);
-    const wheelFromTop = { ...frameStats((await page.evaluate(STOP_RECORDER)) as never), rowsLoaded: 0 };
-    wheelFromTop.rowsLoaded = ((await page.evaluate(loadedRows(ROW_HEIGHT))) as { rows: number }).rows;
-    log(`wheel from top: median ${ms(wheelFromTop.medianMs)} ms, p95 ${ms(wheelFromTop.p95Ms)} ms, ${wheelFromTop.rowsLoaded} rows loaded`);
-
-    const paged = (await page.evaluate(pageThroughAll(options.loadAllBudgetMs ?? 180_000))) as { ms: number; perPage: number[]; complete: boolean };
-    const loadAll = {
-      rows: ((await page.evaluate(loadedRows(ROW_HEIGHT))) as { rows: number }).rows,
-      complete: paged.complete,
-      ms: paged.ms,
-      pages: paged.perPage.length,
-      pageMedianMs: percentile(paged.perPage, 50),
-      pageP95Ms: percentile(paged.perPage, 95),
-      pageMaxMs: Math.max(...paged.perPage),
-    };
-    log(`paged through ${loadAll.rows} rows in ${(loadAll.ms / 1000).toFixed(1)} s; a page: median ${ms(loadAll.pageMedianMs)} ms, max ${ms(loadAll.pageMaxMs)} ms`);
-
-    // With every row loaded: dragging the scrollbar through all of them (every frame new rows)...
-    await page.evaluate(START_RECORDER);
-    await page.evaluate(dragSweep(scrollMs));
-    const dragDeep = frameStats((await page.evaluate(STOP_RECORDER)) as never);
-    log(`drag through all rows: median ${ms(dragDeep.medianMs)} ms, p95 ${ms(dragDeep.p95Ms)} ms, max ${ms(dragDeep.maxMs)} ms`);
-
-    // ...and wheel-scrolling in the middle of them.
-    await page.evaluate(`(() => { const b = document.querySelector('.hist-body'); b.scrollTop = b.scrollHeight / 2; })()`);
-    await page.waitForTimeout(300);
-    await page.evaluate(START_RECORDER);
-    await wheel(page, scrollMs, 320);
-    const wheelDeep = frameStats((await page.evaluate(STOP_RECORDER)) as never);
-    log(`wheel deep: median ${ms(wheelDeep.medianMs)} ms, p95 ${ms(wheelDeep.p95Ms)} ms`);
-
-    const result = { target, pageLoadMs, mountToPaintMs, inAppOpenMs, firstRowElements, wheelFromTop, loadAll, dragDeep, wheelDeep };
-    return { ...result, markdown: toMarkdown(result, viewport) };
+    for (let i = 0; i < samples; i++) inAppOpenMs.push(await session.inAppOpen(i));
+    const wheelFromTop = await session.wheelFromTop();
+    const loadAll = await session.loadAll();
+    const dragDeep = await session.dragDeep();
+    const wheelDeep = await session.wheelDeep();
+    const result = { target: session.target, pageLoadMs, mountToPaintMs, inAppOpenMs, firstRowElements, wheelFromTop, loadAll, dragDeep, wheelDeep };
+    return { ...result, markdown: toMarkdown(result, session.viewport) };
   } finally {
-    await browser?.close();
-    await harness?.close();
+    await session.close();
   }
 }
 
@@ -283,15 +345,6 @@ function toMarkdown(r: Omit<PanelHistoryBenchResult, 'markdown'>, viewport: { wi
     frameRow(`scrollbar drag through all ${r.loadAll.rows.toLocaleString('en')} rows (new rows every frame)`, r.dragDeep),
     frameRow('wheel in the middle of all the rows', r.wheelDeep),
   ].join('\n');
-}
-
-/** For `npm run bench` (BENCH=panel-history): SANDBAR_PANEL_URL and SANDBAR_PANEL_TOKEN pick a real server. */
-export async function benchPanelHistory(): Promise<string> {
-  const link = process.env.SANDBAR_PANEL_URL;
-  const parsed = link ? parsePanelLink(link) : null;
-  const token = process.env.SANDBAR_PANEL_TOKEN ?? parsed?.token;
-  const result = await runPanelHistoryBench({ ...(parsed ? { baseUrl: parsed.baseUrl } : {}), ...(token ? { token } : {}) });
-  return result.markdown;
 }
 
 /** `http://127.0.0.1:7337/#token=abc` (what `sandbar serve` prints) → base URL and token. */
