@@ -14,6 +14,8 @@ import { packageInfo } from './package-info.js';
 import { discoverServers, type DiscoveryOptions } from './proxy/discovery/discover.js';
 import { DiscoveryWatcher } from './proxy/discovery/watcher.js';
 import { ServerManager } from './proxy/server-manager.js';
+import { ApprovalBroker, type ApprovalChannel } from './proxy/approval-broker.js';
+import { toolPolicyFor } from '../shared/approvals.js';
 import { agentBootModules } from './sandbox/bootstrap.js';
 import { CliBackend } from './sandbox/cli-backend.js';
 import { newOwner } from './sandbox/container-factory.js';
@@ -46,6 +48,12 @@ export interface SandbarCore {
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
+  /** Tool calls waiting for a person, and where else to ask for a given run. */
+  approvals: {
+    broker: ApprovalBroker;
+    /** Adds a place to ask about this run's calls (its MCP client's elicitation) until it ends. */
+    addChannel(runId: string, channel: ApprovalChannel): void;
+  };
   /** Long-running surfaces keep discovery live: config files edited while running are picked up. */
   watchServers(): void;
   dispose(graceMs?: number): Promise<void>;
@@ -96,12 +104,33 @@ export function createCore(options: {
       ? new KubernetesBackend(() => loadKubeConfig(s.kubeconfig), { namespace: s.kubernetesNamespace, ...(s.kubernetesRuntimeClass ? { runtimeClassName: s.kubernetesRuntimeClass } : {}) }, owner, bootModules)
       : cli;
   const engine = new Engine(backendFor(settings), config, { ...options.engine, owner, ...(options.oneShot ? { reapOnStart: false } : {}) });
+  // Questions about tool calls from code: every channel at once, the first answer wins.
+  const runChannels = new Map<string, ApprovalChannel[]>();
+  const broker = new ApprovalBroker({
+    timeoutMs: () => settingsService.get().approvalTimeoutSec * 1000,
+    onRequested: (approval) => engine.publish({ type: 'approvalRequested', approval }),
+    onResolved: (outcome) => engine.publish({ type: 'approvalResolved', outcome }),
+    allowAlways: (server, tool) => {
+      settingsService.update({ toolPolicies: { ...settingsService.get().toolPolicies, [`${server}/${tool}`]: 'allow' } });
+    },
+  });
   const servers = new ServerManager({
     startTimeoutMs: settings.serverStartTimeoutSec * 1000,
     callTimeoutMs: settings.toolCallTimeoutSec * 1000,
     version: packageInfo().version,
     policy: (name) => settingsService.get().serverPolicies[name] ?? 'allow',
     publish: (event) => engine.publish(event),
+    approvals: {
+      policy: (server, tool, annotations) => toolPolicyFor(settingsService.get().toolPolicies, server, tool, annotations),
+      broker,
+      channels: (runId) => runChannels.get(runId) ?? [],
+      timeoutSec: () => settingsService.get().approvalTimeoutSec,
+    },
+  });
+  engine.subscribe((event) => {
+    if (event.type !== 'finished') return;
+    broker.endRun(event.result.id);
+    runChannels.delete(event.result.id);
   });
   const discoveryOptionsOf = (s: Settings): DiscoveryOptions => ({
     home: env.HOME || env.USERPROFILE || homedir(),
@@ -171,6 +200,10 @@ export function createCore(options: {
     },
     runtime,
     engine,
+    approvals: {
+      broker,
+      addChannel: (runId, channel) => runChannels.set(runId, [...(runChannels.get(runId) ?? []), channel]),
+    },
     health: async ({ probe = true } = {}) => {
       const backend = engine.backend;
       const report =

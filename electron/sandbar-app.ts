@@ -147,6 +147,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     health,
     images,
     clients,
+    approvals: core.approvals.broker,
     endpoint: {
       info: endpointInfo,
       token: (kind) => tokens[kind],
@@ -216,6 +217,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         }),
         core.engine.subscribe((event) => {
           if (event.type === 'serverStateChanged') broadcast('server.state', { servers: core.servers.status() });
+          if (event.type === 'approvalRequested') broadcast('approvals.changed', { pending: core.approvals.broker.list() });
+          if (event.type === 'approvalResolved') broadcast('approvals.changed', { pending: core.approvals.broker.list(), last: event.outcome });
           // A run that could not start may mean the runtime went away: look now rather than in 30 s.
           if (event.type === 'finished' && event.result.exitReason === 'runtime_error') void health.check();
         }),

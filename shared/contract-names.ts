@@ -28,6 +28,8 @@ export const METHOD_NAMES = [
   'endpoint.info',
   'endpoint.token',
   'endpoint.rotateToken',
+  'approvals.list',
+  'approvals.decide',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -43,6 +45,7 @@ export const EVENT_NAMES = [
   'server.state',
   'image.pullProgress',
   'endpoint.changed',
+  'approvals.changed',
 ] as const;
 
 /** IPC channel names, derived so nobody spells them twice. */

@@ -2,6 +2,7 @@
 // once. The router implements it, the IPC and HTTP/SSE transports carry it, the preload exposes it and the
 // renderer's api client calls it; all of them derive their types from this file.
 import { z } from 'zod';
+import { APPROVAL_DECISIONS, type ApprovalOutcome, type PendingApproval } from './approvals.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, PoolState, ToolCallRecord } from './execution.js';
 import type { ErrorCode } from './errors.js';
 import type { HealthReport } from './health.js';
@@ -198,6 +199,15 @@ export const methods = {
   'endpoint.info': { args: none, result: returns<EndpointInfo>() },
   'endpoint.token': { args: tokenKind, result: returns<{ token: string }>() },
   'endpoint.rotateToken': { args: tokenKind, result: returns<{ token: string }>() },
+  /** Tool calls from code waiting for a person's answer. */
+  'approvals.list': { args: none, result: returns<PendingApproval[]>() },
+  /** Answers one; `decided` is false when it was already answered or expired. */
+  'approvals.decide': {
+    args: z
+      .object({ id: z.string().regex(/^[0-9a-f]{12}$/, 'must be an approval id'), decision: z.enum(APPROVAL_DECISIONS), via: z.enum(['panel', 'cli']).default('panel') })
+      .strict(),
+    result: returns<{ decided: boolean }>(),
+  },
 } as const;
 
 export type Methods = typeof methods;
@@ -226,6 +236,8 @@ export interface Events {
   'server.state': { servers: ServerView[] };
   'image.pullProgress': ImagePullProgress;
   'endpoint.changed': EndpointInfo;
+  /** The questions waiting now, after any was asked or answered; `last` says how the latest one ended. */
+  'approvals.changed': { pending: PendingApproval[]; last?: ApprovalOutcome };
 }
 
 export type EventName = keyof Events;

@@ -1,5 +1,6 @@
 // What one execution is, how it ends, and the engine's event stream: the vocabulary of every surface.
 import type { Artifact, RefusedArtifact } from './artifacts.js';
+import type { ApprovalOutcome, PendingApproval } from './approvals.js';
 import type { Limits } from './limits.js';
 
 export const EXIT_REASONS = [
@@ -98,4 +99,7 @@ export type EngineEvent =
   | { type: 'output'; id: string; stream: Stream; data: string }
   | { type: 'finished'; result: ExecutionResult }
   | { type: 'poolChanged'; pool: PoolState }
-  | { type: 'pausedChanged'; paused: boolean };
+  | { type: 'pausedChanged'; paused: boolean }
+  /** A tool call from code waits for a person's answer (approvals). */
+  | { type: 'approvalRequested'; approval: PendingApproval }
+  | { type: 'approvalResolved'; outcome: ApprovalOutcome };

@@ -1,6 +1,7 @@
 // Sandbar's settings: one zod schema for the settings file, the environment, the CLI flags and the panel.
 // Every field carries a message a person can act on; `settingsIssueMessage` fills the rest (limits' types).
 import { z } from 'zod';
+import { TOOL_POLICIES } from './approvals.js';
 import { ImageReferenceSchema } from './image-ref.js';
 import { formatBytes, LimitsSchema } from './limits.js';
 import { McpServersSchema } from './server-entry.js';
@@ -102,6 +103,16 @@ export const SettingsSchema = z.object({
   /** History retention: the oldest runs go once the recorded size passes this many MB. */
   historyMaxMB: wholeNumber(10, 100_000, (n) => `${n} MB`).default(500),
   toolCallTimeoutSec: wholeNumber(1, 3600, seconds).default(120),
+  /** Per tool (`server/tool`) or server: allow, ask (a person decides each call) or deny; unset: hints decide. */
+  toolPolicies: z
+    .record(
+      z.string().regex(/^[^/\s]+(\/[^/\s]+)?$/, 'keys must be a server name or server/tool'),
+      z.enum(TOOL_POLICIES, { error: 'must be allow, ask or deny' }),
+      { error: 'must be an object of server or server/tool names to allow, ask or deny' },
+    )
+    .default({}),
+  /** A question about a tool call that gets no answer in this time is denied. */
+  approvalTimeoutSec: wholeNumber(5, 3600, seconds).default(120),
   /** One figure or displayed image larger than this is refused (with the reason in the result). */
   imageCapBytes: wholeNumber(10_000, 8 * 1024 * 1024, bytes).default(350_000),
   /** Files under /workspace/out a run may hand back, and their total size. */

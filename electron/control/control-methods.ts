@@ -12,6 +12,7 @@ import type { ServerManager } from '../proxy/server-manager.js';
 import type { Engine } from '../sandbox/engine.js';
 import type { HealthMonitor } from '../health/health-monitor.js';
 import type { ImagePuller } from './image-puller.js';
+import type { ApprovalBroker } from '../proxy/approval-broker.js';
 import type { LiveMonitor } from './live-monitor.js';
 import { zodFields, type MethodTable } from './router.js';
 
@@ -45,6 +46,7 @@ export interface ControlServices {
   images: ImagePuller;
   clients: ClientsControl;
   endpoint: EndpointControl;
+  approvals: ApprovalBroker;
   /** Runs code again as the panel (servers prepared and proxied like an MCP run). */
   rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
   /** The container command line for these limits under the current runtime and image. */
@@ -130,5 +132,7 @@ export function controlMethods(s: ControlServices): MethodTable {
     'endpoint.info': () => s.endpoint.info(),
     'endpoint.token': ({ kind }) => ({ token: s.endpoint.token(kind) }),
     'endpoint.rotateToken': ({ kind }) => ({ token: s.endpoint.rotateToken(kind) }),
+    'approvals.list': () => s.approvals.list(),
+    'approvals.decide': ({ id, decision, via }) => ({ decided: s.approvals.decide(id, decision, via) }),
   };
 }

@@ -80,6 +80,11 @@ export class ServerConnection {
     return this.tools;
   }
 
+  /** The tools as last listed (kept fresh by list-changed notifications); listed now if never. */
+  async knownTools(): Promise<ToolInfo[]> {
+    return this.tools ?? this.liveTools();
+  }
+
   async callTool(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult> {
     const client = await this.ensureStarted();
     return (await client.callTool({ name, arguments: args }, undefined, {

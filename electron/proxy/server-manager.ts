@@ -5,7 +5,9 @@ import { jsonBytes } from './json-bytes.js';
 import { AppError } from '../../shared/errors.js';
 import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState, ToolInfo } from '../../shared/proxy.js';
 import type { EngineEvent } from '../../shared/execution.js';
-import type { RpcHandler } from '../sandbox/execution.js';
+import { ToolCallDeniedError, type RpcHandler } from '../sandbox/execution.js';
+import type { ToolPolicy } from '../../shared/approvals.js';
+import type { ApprovalBroker, ApprovalChannel } from './approval-broker.js';
 import { ServerConnection } from './server-connection.js';
 
 export type ServerPolicy = 'allow' | 'deny';
@@ -17,6 +19,14 @@ export interface ServerManagerOptions {
   version: string;
   policy: (name: string) => ServerPolicy;
   publish: (event: Extract<EngineEvent, { type: 'toolCall' | 'serverStateChanged' }>) => void;
+  /** Per-tool policy and the questions it asks; absent: every call of an allowed server goes through. */
+  approvals?: {
+    policy(server: string, tool: string, annotations: ToolInfo['annotations']): ToolPolicy;
+    broker: ApprovalBroker;
+    /** Extra places to ask for this run (its MCP client, if it can answer elicitations). */
+    channels(runId: string): ApprovalChannel[];
+    timeoutSec(): number;
+  };
 }
 
 export interface ServerStatus {
@@ -163,7 +173,6 @@ export class ServerManager {
 
   private async call(connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: Parameters<RpcHandler>[1]) {
     const startedAt = Date.now();
-    const timeoutMs = Math.min(this.options.callTimeoutMs, ctx.deadline - startedAt);
     const record = { executionId: ctx.executionId, server: connection.config.name, tool, startedAt, bytesIn: jsonBytes(args) };
     // A signal per call: the SDK leaves a listener on the signal it is given, and a run may make thousands
     // of calls, so the run's own signal only holds one listener at a time.
@@ -171,7 +180,8 @@ export class ServerManager {
     const onAbort = () => call.abort(ctx.signal.reason);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await connection.callTool(tool, args, timeoutMs, call.signal);
+      await this.approve(connection.config.name, connection, tool, args, ctx);
+      const result = await connection.callTool(tool, args, Math.min(this.options.callTimeoutMs, ctx.deadline - Date.now()), call.signal);
       this.options.publish({
         type: 'toolCall',
         call: { ...record, durationMs: Date.now() - startedAt, bytesOut: jsonBytes(result), isError: result.isError === true },
@@ -183,6 +193,28 @@ export class ServerManager {
       throw err;
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Policy first; `ask` waits for an answer with the run's clock stopped. Throws ToolCallDeniedError. */
+  private async approve(server: string, connection: ServerConnection, tool: string, args: Record<string, unknown>, ctx: Parameters<RpcHandler>[1]): Promise<void> {
+    const approvals = this.options.approvals;
+    if (!approvals) return;
+    const annotations = (await connection.knownTools().catch(() => [])).find((t) => t.name === tool)?.annotations;
+    const policy = approvals.policy(server, tool, annotations);
+    if (policy === 'allow') return;
+    if (policy === 'deny') throw new ToolCallDeniedError(`${server}/${tool} is denied by policy (toolPolicies)`);
+    const release = ctx.hold();
+    try {
+      const { allowed, outcome } = await approvals.broker.request(
+        { runId: ctx.executionId, server, tool, args },
+        { channels: approvals.channels(ctx.executionId), signal: ctx.signal },
+      );
+      if (allowed) return;
+      if (outcome?.decision === 'timeout') throw new ToolCallDeniedError(`${server}/${tool} was denied: nobody answered within ${approvals.timeoutSec()}s`);
+      throw new ToolCallDeniedError(`${server}/${tool} was denied (${outcome?.by ?? 'refused'})`);
+    } finally {
+      release();
     }
   }
 

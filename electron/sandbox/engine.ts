@@ -170,7 +170,7 @@ export class Engine {
   }
 
   /** For producers beside the engine (the proxy) whose events belong on the same stream. */
-  publish(event: Extract<EngineEvent, { type: 'toolCall' | 'serverStateChanged' }>): void {
+  publish(event: Extract<EngineEvent, { type: 'toolCall' | 'serverStateChanged' | 'approvalRequested' | 'approvalResolved' }>): void {
     this.emit(event);
   }
 

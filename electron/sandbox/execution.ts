@@ -12,8 +12,12 @@ import type { SandboxContainer } from './sandbox-container.js';
 /** Answers the sandbox's host calls. Throwing sends `success: false` with the message. */
 export type RpcHandler = (
   payload: Record<string, unknown>,
-  /** `deadline`: when the run times out (epoch ms); host calls must finish before it. */
-  ctx: { executionId: string; signal: AbortSignal; deadline: number },
+  /**
+   * `deadline`: when the run times out (epoch ms), read when needed: host calls must finish before it.
+   * `hold`: stops the run's clock until the returned release is called (a call waiting for a person's
+   * approval is not the code's time).
+   */
+  ctx: { executionId: string; signal: AbortSignal; readonly deadline: number; hold(): () => void },
 ) => Promise<unknown>;
 
 export interface RunSpec {
@@ -101,6 +105,27 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
 
     const onAbort = () => stop({ reason: 'cancelled' });
 
+    // The clock stops while any host call holds it (waiting for an approval), and the deadline moves on.
+    let holds = 0;
+    let heldSince: number | null = null;
+    let heldMs = 0;
+    const deadline = () => startedAt + spec.timeoutSec * 1000 + heldMs + (heldSince === null ? 0 : Date.now() - heldSince);
+    const holdClock = () => {
+      if (holds++ === 0) {
+        heldSince = Date.now();
+        clearTimeout(timer);
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (--holds > 0 || heldSince === null) return;
+        heldMs += Date.now() - heldSince;
+        heldSince = null;
+        if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+      };
+    };
+
     const emit = (stream: Stream, data: string) => {
       if (hostStop) return;
       const kept = out[stream].append(data);
@@ -115,11 +140,11 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         response = { type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' };
       } else {
         try {
-          const deadline = startedAt + spec.timeoutSec * 1000;
-          const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal, deadline });
+          const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal, get deadline() { return deadline(); }, hold: holdClock });
           response = { type: 'rpc_response', id, success: true, payload: result ?? null };
         } catch (err) {
-          response = { type: 'rpc_response', id, success: false, error: errorMessage(err) };
+          // `denied`: the agent raises ToolCallDenied, a subclass of MCPError, for it.
+          response = { type: 'rpc_response', id, success: false, error: errorMessage(err), ...(isDenied(err) ? { kind: 'denied' } : {}) };
         }
       }
       if (settled) return;
@@ -170,3 +195,10 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
   });
 }
+
+/** A tool call refused by policy, by a person, or by the approval deadline. */
+export class ToolCallDeniedError extends Error {
+  readonly denied = true;
+}
+
+const isDenied = (err: unknown): boolean => err instanceof ToolCallDeniedError;

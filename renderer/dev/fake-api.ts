@@ -178,6 +178,8 @@ export function createFakeApi(): SandbarApi {
       token = `sbr_${Math.random().toString(16).slice(2).padEnd(32, '0')}`;
       return { token };
     },
+    'approvals.list': () => [],
+    'approvals.decide': () => ({ decided: false }),
   };
 
   return {

@@ -142,7 +142,9 @@ class _Lines:
 
 
 class RpcError(RuntimeError):
-    """The host refused an RPC, could not be reached, or the request was too large to send."""
+    """The host refused an RPC, could not be reached, or the request was too large to send. `kind` is
+    'denied' when a tool call was refused by policy or by a person."""
+    kind = None
 
 
 RpcError.__module__ = '_sandbar'  # tracebacks say _sandbar.RpcError, the name user code imports
@@ -248,7 +250,9 @@ def _settle(entry, success, value):
         elif success:
             future.set_result(value)
         else:
-            future.set_exception(RpcError(value))
+            error = RpcError(value[0])
+            error.kind = value[1]
+            future.set_exception(error)
     loop, future = entry
     try:
         loop.call_soon_threadsafe(settle)
@@ -263,7 +267,8 @@ def _on_rpc_response(message):
     if entry is None:
         return  # unknown, answered or cancelled id: ignore
     success = message.get('success') is True
-    _settle(entry, success, message.get('payload') if success else str(message.get('error') or 'RPC failed'))
+    failure = (str(message.get('error') or 'RPC failed'), message.get('kind') if message.get('kind') == 'denied' else None)
+    _settle(entry, success, message.get('payload') if success else failure)
 
 
 def _serve_host(lines):
@@ -280,7 +285,7 @@ def _serve_host(lines):
         orphans = list(_pending.values())
         _pending.clear()
     for entry in orphans:
-        _settle(entry, False, 'RPC channel closed')
+        _settle(entry, False, ('RPC channel closed', None))
     os._exit(1)  # user code must not keep running (or holding the container) for nobody
 
 

@@ -22,6 +22,13 @@ class MCPError(RuntimeError):
 
 MCPError.__module__ = 'mcp.runtime'  # tracebacks say mcp.runtime.MCPError, the name user code catches
 
+
+class ToolCallDenied(MCPError):
+    """A tool call refused by policy, by the person asked, or because nobody answered in time."""
+
+
+ToolCallDenied.__module__ = 'mcp.runtime'
+
 # Per-run state, filled by prebound_names(). A container runs user code once, so module globals suffice.
 _servers = []  # metadata dicts of loaded servers, in request order
 _discovered = []  # {"name", "description"} of every configured and allowed server, in discovery order
@@ -66,7 +73,7 @@ async def _rpc(payload, key):
     try:
         reply = await _sandbar.rpc(payload)
     except _sandbar.RpcError as exc:
-        raise MCPError(str(exc)) from None
+        raise (ToolCallDenied if exc.kind == 'denied' else MCPError)(str(exc)) from None
     if not isinstance(reply, dict) or key not in reply:
         raise MCPError('The Sandbar host sent an unexpected reply to %s' % payload['type'])
     return reply[key]
@@ -219,7 +226,7 @@ def capability_summary():
 
 
 __all__ = [
-    'MCPError', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers',
+    'MCPError', 'ToolCallDenied', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers',
     'list_loaded_server_metadata', 'list_servers', 'list_servers_sync', 'list_tools', 'list_tools_sync',
     'query_tool_docs', 'query_tool_docs_sync', 'search_tool_docs', 'search_tool_docs_sync',
 ]

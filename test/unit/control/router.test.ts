@@ -38,6 +38,8 @@ function makeTable() {
     'endpoint.info': stub<'endpoint.info'>(),
     'endpoint.token': stub<'endpoint.token'>(),
     'endpoint.rotateToken': stub<'endpoint.rotateToken'>(),
+    'approvals.list': stub<'approvals.list'>(),
+    'approvals.decide': stub<'approvals.decide'>(),
   } satisfies MethodTable;
 }
 

@@ -1,0 +1,50 @@
+// Approvals for tool calls made from code: which calls need a person's yes, the questions waiting for one,
+// and the answers. One `run_python` call can make many inner calls; the client's own prompt sees only
+// `run_python`, so Sandbar asks about each inner call that policy says to ask about.
+
+export const TOOL_POLICIES = ['allow', 'ask', 'deny'] as const;
+export type ToolPolicy = (typeof TOOL_POLICIES)[number];
+
+export const APPROVAL_DECISIONS = ['allow-once', 'allow-run', 'allow-always', 'deny'] as const;
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+
+/** A call waiting for an answer. `args` as the code sent them; `codeLine` is the line of code that made it. */
+export interface PendingApproval {
+  id: string;
+  runId: string;
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Epoch ms: no answer by then means deny. */
+  expiresAt: number;
+  codeLine?: string;
+}
+
+/** How a question ended, for the run's history and the panel. */
+export interface ApprovalOutcome {
+  id: string;
+  runId: string;
+  server: string;
+  tool: string;
+  decision: ApprovalDecision | 'timeout' | 'cancelled';
+  /** Who answered: panel, cli, client (elicitation), policy, or the deadline. */
+  by: string;
+  at: number;
+}
+
+/**
+ * The policy for one tool: `server/tool` first, then `server`, then the tool's own hints. A tool marked
+ * read-only is allowed; any other is asked about. A tool that declares itself destructive is never below
+ * `ask` by default (an explicit `allow` for it is the user's choice and stands).
+ */
+export function toolPolicyFor(
+  policies: Readonly<Record<string, ToolPolicy>>,
+  server: string,
+  tool: string,
+  annotations: { readOnlyHint?: unknown; destructiveHint?: unknown } | undefined,
+): ToolPolicy {
+  const explicit = policies[`${server}/${tool}`] ?? policies[server];
+  if (explicit) return explicit;
+  if (annotations?.destructiveHint === true) return 'ask';
+  return annotations?.readOnlyHint === true ? 'allow' : 'ask';
+}
