@@ -1,0 +1,137 @@
+// Approvals end to end: a real app (core, control API, listener) on a real runtime, an SDK client calling
+// run_python over HTTP, and a fixture server whose tools count their effects. The question is answered
+// through the control API as the panel does.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sandbox } from '../helpers.js';
+import { httpCaller, startTestApp, type ApiCaller, type TestApp } from '../control/control-helpers.js';
+
+const FIXTURE = path.resolve('test/fixtures/effects-mcp-server.mjs');
+
+const code = (call: string) =>
+  [
+    'from mcp.runtime import ToolCallDenied',
+    'try:',
+    `    r = await ${call}`,
+    '    print(r["content"][0]["text"])',
+    'except ToolCallDenied as e:',
+    '    print("denied:", e)',
+  ].join('\n');
+
+function text(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+}
+
+describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => {
+  let t: TestApp;
+  let api: ApiCaller;
+  let client: Client;
+  const effectsFile = path.join(mkdtempSync(path.join(tmpdir(), 'sandbar-effects-')), 'effects.json');
+  const effects = (): { reads?: number; deletes?: number } => {
+    try {
+      return JSON.parse(readFileSync(effectsFile, 'utf8')) as { reads?: number; deletes?: number };
+    } catch {
+      return {};
+    }
+  };
+  const run = (source: string, timeout?: number) =>
+    client.callTool({ name: 'run_python', arguments: { code: source, servers: ['effects'], ...(timeout ? { timeout } : {}) } }, undefined, { timeout: 120_000 });
+  const nextQuestion = async () => (await api.next('approvals.changed', (d) => d.pending.length > 0 && !seen.has(d.pending[0]!.id), 60_000)).pending[0]!;
+  const seen = new Set<string>();
+
+  beforeAll(async () => {
+    t = await startTestApp({ mcpServers: { effects: { command: process.execPath, args: [FIXTURE], env: { EFFECTS_FILE: effectsFile } } }, approvalTimeoutSec: 60 });
+    api = await httpCaller(t);
+    const token = readFileSync(path.join(t.home, 'token'), 'utf8').trim();
+    client = new Client({ name: 'approvals-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl()}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    api?.close();
+    await t?.close();
+  });
+  beforeEach(() => {
+    for (const e of api.events) if (e.event === 'approvals.changed') for (const p of (e.data as { pending: { id: string }[] }).pending) seen.add(p.id);
+  });
+
+  it('lets a read-only tool through without a question', async () => {
+    const result = await run(code('mcp_effects.read_item(name="a")'));
+    expect(text(result)).toBe('read a (1)');
+    expect(t.app.core.approvals.broker.list()).toEqual([]);
+  }, 120_000);
+
+  it('asks about a destructive tool; approved, it runs once', async () => {
+    const pending = run(code('mcp_effects.delete_item(name="a")'));
+    const question = await nextQuestion();
+    expect(question).toMatchObject({ server: 'effects', tool: 'delete_item', args: { name: 'a' } });
+    expect(await api.value('approvals.list', {})).toEqual([question]);
+    expect(effects().deletes ?? 0).toBe(0);
+    expect(await api.value('approvals.decide', { id: question.id, decision: 'allow-once' })).toEqual({ decided: true });
+    expect(text(await pending)).toBe('deleted a (1)');
+    expect(effects().deletes).toBe(1);
+    expect(await api.value('approvals.decide', { id: question.id, decision: 'deny' })).toEqual({ decided: false });
+  }, 120_000);
+
+  it('denied, the code gets ToolCallDenied and nothing happens', async () => {
+    const pending = run(code('mcp_effects.delete_item(name="b")'));
+    const question = await nextQuestion();
+    await api.value('approvals.decide', { id: question.id, decision: 'deny' });
+    expect(text(await pending)).toMatch(/^denied: effects\/delete_item was denied/);
+    expect(effects().deletes).toBe(1);
+  }, 120_000);
+
+  it('stops the run clock while it waits: a 5 s run survives a 10 s question', async () => {
+    const pending = run(code('mcp_effects.delete_item(name="slow")'), 5);
+    const question = await nextQuestion();
+    await new Promise((r) => setTimeout(r, 10_000));
+    await api.value('approvals.decide', { id: question.id, decision: 'allow-once' });
+    const result = await pending;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('deleted slow (2)');
+  }, 120_000);
+
+  it('allow-run covers the same call again in that run; changed arguments ask again', async () => {
+    const source = [
+      'r1 = await mcp_effects.delete_item(name="x")',
+      'r2 = await mcp_effects.delete_item(name="x")',
+      'print(r1["content"][0]["text"]); print(r2["content"][0]["text"])',
+      'r3 = await mcp_effects.delete_item(name="y")',
+      'print(r3["content"][0]["text"])',
+    ].join('\n');
+    const pending = run(source);
+    const first = await nextQuestion();
+    seen.add(first.id);
+    await api.value('approvals.decide', { id: first.id, decision: 'allow-run' });
+    const second = await nextQuestion();
+    expect(second.args).toEqual({ name: 'y' });
+    await api.value('approvals.decide', { id: second.id, decision: 'allow-once' });
+    expect(text(await pending).split('\n')).toEqual(['deleted x (3)', 'deleted x (4)', 'deleted y (5)']);
+  }, 120_000);
+
+  it('denies when nobody answers by the deadline', async () => {
+    t.app.core.settingsService.update({ approvalTimeoutSec: 5 });
+    try {
+      const started = Date.now();
+      const result = await run(code('mcp_effects.delete_item(name="late")'));
+      expect(text(result)).toMatch(/denied: effects\/delete_item was denied: nobody answered within 5s/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4500);
+      expect(effects().deletes).toBe(5);
+    } finally {
+      t.app.core.settingsService.update({ approvalTimeoutSec: 60 });
+    }
+  }, 120_000);
+
+  it('allow-always writes a policy: the next call is not asked about', async () => {
+    const pending = run(code('mcp_effects.delete_item(name="z")'));
+    const question = await nextQuestion();
+    await api.value('approvals.decide', { id: question.id, decision: 'allow-always' });
+    expect(text(await pending)).toBe('deleted z (6)');
+    expect(t.app.core.settings.toolPolicies).toEqual({ 'effects/delete_item': 'allow' });
+    expect(text(await run(code('mcp_effects.delete_item(name="w")')))).toBe('deleted w (7)');
+  }, 120_000);
+});
