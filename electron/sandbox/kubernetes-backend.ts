@@ -15,6 +15,7 @@ import type { OwnedContainer } from './container-runtime.js';
 import { parseHumanSize, type ContainerMemory } from './container-stats.js';
 import { denyAllNetworkPolicy, labelValue, OWNED_SELECTOR, podManifest, SANDBOX_CONTAINER, type Json } from './pod-manifest.js';
 import { probeWith, type ProbeResult } from './probe.js';
+import { hashLabel, KubernetesWarmPods, LABEL_SPEC, LABEL_WARM, STUCK, type WarmPodApi } from './kubernetes-warm-pods.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 type KubernetesClient = typeof K8sModule;
@@ -36,6 +37,8 @@ export interface KubernetesOptions {
   seccompLocalhostProfile?: string;
   /** How long a pod may take to be scheduled, pull and start. */
   startTimeoutMs?: number;
+  /** Warm pods: how long one may sit idle before it is replaced, and how often the pool is re-read. */
+  warmPods?: { maxIdleMs: number; resyncMs: number };
 }
 
 /** Loads a kubeconfig file, or the default chain (KUBECONFIG, ~/.kube/config, in-cluster). */
@@ -76,8 +79,6 @@ export function exitFromPod(state: PodState): SandboxExit | null {
   return { exitCode, reason: exitCode === 0 ? 'completed' : 'error', ...(reason ? { detail: reason } : {}) };
 }
 
-/** Waiting reasons that will not resolve by waiting longer. */
-const STUCK = /ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerConfigError|CreateContainerError|RunContainerError/;
 
 /** Sandbar's profile as installed on the nodes, under the kubelet's seccomp root (docs/KUBERNETES.md). */
 export const KUBE_SECCOMP_PROFILE = 'sandbar/sandbar-seccomp.json';
@@ -88,6 +89,10 @@ export class KubernetesBackend implements SandboxBackend {
   private readonly probed = new Map<string, ProbeResult>();
   private seccompFallback: string | undefined;
   private policyEnsured = false;
+  /** resourceVersions of unclaimed warm pods as `listOwned` read them: the reaper deletes them only if unchanged. */
+  private readonly warmVersions = new Map<string, string>();
+  /** Warm pods in the cluster, shared with every instance using the namespace (see kubernetes-warm-pods.ts). */
+  readonly sharedPool: KubernetesWarmPods;
 
   /** `config` may be a loader: the kubeconfig is read on first use, so a bad one fails runs, not start-up. */
   constructor(
@@ -95,7 +100,9 @@ export class KubernetesBackend implements SandboxBackend {
     private readonly options: KubernetesOptions,
     readonly owner: Owner,
     private readonly bootModules: () => Record<string, string> = () => ({}),
-  ) {}
+  ) {
+    this.sharedPool = new KubernetesWarmPods(this.warmPodApi(), owner, options.warmPods);
+  }
 
   private get api() {
     if (!this.loaded) {
@@ -162,6 +169,16 @@ export class KubernetesBackend implements SandboxBackend {
 
   async create(spec: ContainerSpec, options: StartOptions & { warm?: boolean } = {}): Promise<SandboxContainer> {
     await this.ensureNetworkPolicy();
+    const adopted = await this.sharedPool.claim(spec, options.executionId);
+    if (adopted) {
+      this.warmVersions.delete(adopted);
+      try {
+        return await bootSandbox(adopted, await this.attach(adopted), { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules() });
+      } catch {
+        // A warm pod that cannot take its boot line is discarded; the run gets a cold one instead.
+        await this.kill([adopted]).catch(() => {});
+      }
+    }
     const name = `sandbar-${randomBytes(6).toString('hex')}`;
     try {
       await this.startPod(name, spec, options);
@@ -270,8 +287,12 @@ export class KubernetesBackend implements SandboxBackend {
   async kill(names: readonly string[]): Promise<void> {
     await Promise.all(
       names.map(async (name) => {
+        // An unclaimed warm pod (the reaper's) goes only if nobody adopted it since listOwned read it.
+        const version = this.warmVersions.get(name);
+        this.warmVersions.delete(name);
         try {
-          await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0 });
+          if (version) await this.deleteIf(name, version);
+          else await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0 });
         } catch (err) {
           if (!isNotFound(err)) throw new AppError('runtime_failed', `Deleting pod ${name} failed: ${errorMessage(err)}`);
         }
@@ -282,8 +303,10 @@ export class KubernetesBackend implements SandboxBackend {
   async listOwned(): Promise<OwnedContainer[]> {
     const list = await this.api.core.listNamespacedPod({ namespace: this.options.namespace, labelSelector: OWNED_SELECTOR });
     const hostLabel = labelValue(this.owner.host);
+    this.warmVersions.clear();
     return list.items.map((pod) => {
       const labels = pod.metadata?.labels ?? {};
+      if (labels[LABEL_WARM] === 'true' && pod.metadata?.name && pod.metadata.resourceVersion) this.warmVersions.set(pod.metadata.name, pod.metadata.resourceVersion);
       const pid = Number(labels[LABEL_PID]);
       const host = labels[LABEL_HOST] ?? '';
       return {
@@ -325,6 +348,58 @@ export class KubernetesBackend implements SandboxBackend {
     const result = await probeWith(this, spec);
     this.probed.set(specKey(spec), result);
     return result;
+  }
+
+  /** Deletes a pod only if it still has this resourceVersion; false when it changed (409) or is gone. */
+  private async deleteIf(name: string, resourceVersion: string): Promise<boolean> {
+    try {
+      await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0, body: { preconditions: { resourceVersion } } });
+      return true;
+    } catch (err) {
+      if (isConflict(err) || isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  private warmPodApi(): WarmPodApi {
+    const namespace = () => this.options.namespace;
+    return {
+      list: async (labelSelector) => (await this.api.core.listNamespacedPod({ namespace: namespace(), labelSelector })).items,
+      createWarm: async (spec, maxLifetimeSec) => {
+        await this.ensureNetworkPolicy();
+        const name = `sandbar-${randomBytes(6).toString('hex')}`;
+        const body = this.manifest(spec, name, { warm: true, maxLifetimeSec }) as V1Pod;
+        body.metadata!.labels![LABEL_SPEC] = this.specHash(spec);
+        await this.api.core.createNamespacedPod({ namespace: namespace(), body });
+        return name;
+      },
+      patchLabelsIf: async (name, resourceVersion, labels) => {
+        try {
+          // A merge patch carrying metadata.resourceVersion is a precondition: the server answers 409 if it changed.
+          const { PatchStrategy, setHeaderOptions } = k8s();
+          await this.api.core.patchNamespacedPod({ name, namespace: namespace(), body: { metadata: { resourceVersion, labels } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+          return true;
+        } catch (err) {
+          if (isConflict(err) || isNotFound(err)) return false;
+          throw err;
+        }
+      },
+      deleteIf: (name, resourceVersion) => this.deleteIf(name, resourceVersion),
+      waitRunning: async (name) => {
+        await this.waitForPod(name, (state) => {
+          if (state.running) return true;
+          if (state.terminated || state.phase === 'Failed' || state.phase === 'Succeeded') throw new Error(`warm pod ${name} ended before it started (${state.terminated?.reason ?? state.podReason ?? state.phase})`);
+          if (state.waitingReason && STUCK.test(state.waitingReason)) throw new Error(`warm pod ${name}: ${state.waitingReason}: ${state.waitingMessage ?? ''}`.trim());
+          return false;
+        }, this.options.startTimeoutMs ?? 120_000);
+      },
+      specHash: (spec) => this.specHash(spec),
+    };
+  }
+
+  /** Two pods are interchangeable when their manifests would be: spec, namespace, RuntimeClass, seccomp in use. */
+  private specHash(spec: ContainerSpec): string {
+    return hashLabel([specKey(spec), this.options.namespace, this.options.runtimeClassName ?? '', this.options.seccompLocalhostProfile ?? '', Boolean(this.seccompFallback)]);
   }
 
   /** The namespace's deny-all NetworkPolicy for Sandbar's pods (created once; an existing one is kept). */
