@@ -11,14 +11,13 @@ import type { PoolState } from '../../shared/execution.js';
 import type { SharedWarmPool } from './backend.js';
 import { LABEL_EXECUTION, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
+import { STUCK } from './kubernetes-pod-state.js';
 import { labelValue, OWNED_SELECTOR } from './pod-manifest.js';
 
 export const LABEL_WARM = 'sandbar.warm';
 export const LABEL_SPEC = 'sandbar.spec';
 /** A warm pod's `sandbar.warm` after it was adopted (no longer matches the warm selector). */
 export const CLAIMED = 'claimed';
-/** Waiting reasons that will not resolve by waiting longer. */
-export const STUCK = /ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerConfigError|CreateContainerError|RunContainerError/;
 
 /** What the warm pods need from the cluster (the backend implements it over @kubernetes/client-node). */
 export interface WarmPodApi {

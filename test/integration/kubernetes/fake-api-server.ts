@@ -36,6 +36,8 @@ export class FakeKubeApi {
   private readonly watchers = new Set<{ name: string | null; res: ServerResponse }>();
   private version = 1;
   private held: { method: string; count: number; waiting: (() => void)[] } | undefined;
+  /** More API (CRDs and their controller, see fake-agent-sandbox.ts): an answer, or undefined to fall through. */
+  extension: ((method: string, url: URL, body: Json | undefined) => { code: number; body: Json } | undefined) | undefined;
   private server: Server | undefined;
   private readonly wss = new WebSocketServer({
     noServer: true,
@@ -115,10 +117,15 @@ export class FakeKubeApi {
     });
   }
 
-  /** Someone else changes a pod's labels (another instance adopting it), which bumps its resourceVersion. */
-  relabel(name: string, labels: Record<string, string>): void {
+  /** Someone else changes a pod's labels (another instance adopting it), which bumps its resourceVersion. Null deletes. */
+  relabel(name: string, changes: Record<string, string | null>): void {
     const entry = this.pods.get(name)!;
-    entry.pod = this.stamp({ ...entry.pod, metadata: { ...entry.pod.metadata, labels: { ...entry.pod.metadata.labels, ...labels } } });
+    const labels: Record<string, string> = { ...entry.pod.metadata.labels };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete labels[key];
+      else labels[key] = value;
+    }
+    entry.pod = this.stamp({ ...entry.pod, metadata: { ...entry.pod.metadata, labels } });
     this.notify('MODIFIED', entry.pod);
   }
 
@@ -191,17 +198,27 @@ export class FakeKubeApi {
       this.notify('DELETED', entry.pod);
       return this.json(res, 200, entry.pod);
     }
+    const answer = this.extension?.(req.method ?? '', url, body);
+    if (answer) return this.json(res, answer.code, answer.body);
+    // Discovery: the built-in groups only, unless an extension (CRDs) says otherwise.
+    if (url.pathname === '/apis' && req.method === 'GET') return this.json(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
     return this.status(res, 404, 'NotFound');
   }
 
   private createPod(res: ServerResponse, body: Json): void {
+    const pod = this.launchPod(body);
+    if (!pod) return this.status(res, 409, 'AlreadyExists');
+    this.json(res, 201, pod);
+  }
+
+  /** What the kubelet does with a new pod (also how a controller stand-in makes one); null if the name is taken. */
+  launchPod(body: Json): Json | null {
     const name = body.metadata.name as string;
-    if (this.pods.has(name)) return this.status(res, 409, 'AlreadyExists');
+    if (this.pods.has(name)) return null;
     this.created.push(structuredClone(body));
     const pod: Json = this.stamp({ ...body, status: { phase: 'Pending', containerStatuses: [] } });
     const entry: FakePod = { pod, sockets: new Set() };
     this.pods.set(name, entry);
-    this.json(res, 201, pod);
     const container = body.spec.containers[0];
     setTimeout(() => {
       if (!this.pods.has(name)) return;
@@ -231,6 +248,16 @@ export class FakeKubeApi {
       });
       this.setStatus(entry, { phase: 'Running', containerStatuses: [{ name: container.name, state: { running: { startedAt: new Date().toISOString() } } }] });
     }, 30);
+    return pod;
+  }
+
+  /** Deletes a pod as the API server would (its process is killed, watchers told). */
+  removePod(name: string): void {
+    const entry = this.pods.get(name);
+    if (!entry) return;
+    this.pods.delete(name);
+    entry.proc?.kill('SIGKILL');
+    this.notify('DELETED', entry.pod);
   }
 
   private attach(entry: FakePod, ws: WebSocket): void {

@@ -114,7 +114,7 @@ describe('Kubernetes warm pods', () => {
       await Promise.all([x.kill([got[0]!.name]), y.kill([got[1]!.name])]);
     }
     // The owner notices at its next resync and makes another.
-    await owner.sharedPool.sync();
+    await owner.warmPods.sync();
     expect(await waitFor(() => warmOf(owner).some((p) => p.pod.metadata.name !== only), 10_000)).toBe(true);
   });
 
