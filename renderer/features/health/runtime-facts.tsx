@@ -69,6 +69,18 @@ export function RuntimeFacts({ report }: { report: HealthReport }) {
           );
         })}
       </ul>
+      {caps && (
+        <dl className="facts" aria-label="What the backend can do">
+          <dt>Lifetime cap</dt>
+          <dd>
+            {caps.lifetimeBackstop
+              ? 'in the runtime: a sandbox dies on time even if Sandbar is killed'
+              : "none in the runtime: the agent's idle timeout and the reaper stand in"}
+          </dd>
+          <dt>Pause/resume</dt>
+          <dd>{caps.pauseResume ? 'supported' : 'not supported by this backend'}</dd>
+        </dl>
+      )}
     </section>
   );
 }
