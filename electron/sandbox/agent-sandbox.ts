@@ -12,9 +12,10 @@ import type { CustomObjectsApi, V1APIGroupList } from '@kubernetes/client-node';
 import { errorMessage } from '../../shared/errors.js';
 import type { PoolState } from '../../shared/execution.js';
 import type { SharedWarmPool } from './backend.js';
-import { LABEL_INSTANCE } from './container-args.js';
+import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
-import { claimLabels } from './kubernetes-warm-pods.js';
+import { claimLabels, LABEL_WARM } from './kubernetes-warm-pods.js';
+import { selectOrphans } from './reaper.js';
 import { labelValue, MANAGED_BY, type Json } from './pod-manifest.js';
 
 export const EXTENSIONS_GROUP = 'extensions.agents.x-k8s.io';
@@ -49,10 +50,12 @@ export function sandboxTemplate(name: string, namespace: string, pod: Json): Jso
   };
 }
 
+/** Labelled with its owner like a pod, so a later instance on the same host reaps it if the owner died. */
 export function sandboxWarmPool(name: string, namespace: string, template: string, replicas: number, owner: Owner): Json {
+  const { [LABEL_WARM]: _claimed, ...ownerLabels } = claimLabels(owner);
   return {
     apiVersion, kind: 'SandboxWarmPool',
-    metadata: { name, namespace, labels: { ...MANAGED_BY, [LABEL_INSTANCE]: labelValue(owner.instanceId) } },
+    metadata: { name, namespace, labels: { ...MANAGED_BY, ...ownerLabels } },
     spec: { replicas, sandboxTemplateRef: { name: template } },
   };
 }
@@ -97,6 +100,7 @@ export class AgentSandboxPool implements SharedWarmPool {
   private syncing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private recheckMs = FIRST_RECHECK_MS;
+  private reaped = false;
 
   constructor(
     private readonly api: AgentSandboxApi,
@@ -134,6 +138,7 @@ export class AgentSandboxPool implements SharedWarmPool {
   private async syncOnce(): Promise<void> {
     const spec = this.spec;
     if (!spec) return;
+    if (!this.reaped) await this.reapDeadOwners();
     const hash = this.api.specHash(spec);
     await this.ensureTemplate(spec, hash);
     const name = this.poolName(hash);
@@ -154,6 +159,26 @@ export class AgentSandboxPool implements SharedWarmPool {
       this.timer = setTimeout(() => void this.sync(), this.recheckMs);
       this.timer.unref();
     }
+  }
+
+  /** Warm pools of dead instances on this host (killed, crashed): their pods would otherwise idle forever. */
+  private async reapDeadOwners(): Promise<void> {
+    const pools = await this.api.list('sandboxwarmpools', Object.entries(MANAGED_BY).map(([k, v]) => `${k}=${v}`).join(','));
+    const hostLabel = labelValue(this.owner.host);
+    const owned = pools.map((p) => {
+      const labels = ((p.metadata as Json).labels ?? {}) as Record<string, string>;
+      const pid = Number(labels[LABEL_PID]);
+      return {
+        name: (p.metadata as Json).name as string,
+        state: '',
+        instanceId: labels[LABEL_INSTANCE] ?? '',
+        pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+        host: labels[LABEL_HOST] === hostLabel ? this.owner.host : (labels[LABEL_HOST] ?? ''),
+      };
+    });
+    const self = { ...this.owner, instanceId: labelValue(this.owner.instanceId) };
+    await Promise.all(selectOrphans(owned, self).map((o) => this.api.remove('sandboxwarmpools', o.name)));
+    this.reaped = true;
   }
 
   private async ensureTemplate(spec: ContainerSpec, hash: string): Promise<void> {

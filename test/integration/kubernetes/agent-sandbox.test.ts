@@ -52,7 +52,7 @@ describe('Kubernetes backend with agent-sandbox CRDs', () => {
     expect(template.spec.podTemplate.metadata.labels).not.toHaveProperty('sandbar.instance');
     const pool = objects('sandboxwarmpools')[0]!;
     expect(pool.spec).toEqual({ replicas: 1, sandboxTemplateRef: { name: template.metadata.name } });
-    expect(pool.metadata.labels['sandbar.instance']).toBe(b.owner.instanceId);
+    expect(pool.metadata.labels).toMatchObject({ 'sandbar.instance': b.owner.instanceId, 'sandbar.pid': String(process.pid), 'sandbar.host': expect.any(String) });
     const warmPod = [...api.pods.keys()].find((n) => n.startsWith(pool.metadata.name))!;
 
     const handle = engine.submit({ code: 'print("claimed")' });
@@ -97,5 +97,17 @@ describe('Kubernetes backend with agent-sandbox CRDs', () => {
     await engineOn({ poolSize: 0 });
     expect(crds.objects.has('sandboxclaims/sandbar-dead-claim')).toBe(false);
     expect(api.pods.has('sandbar-dead-claim')).toBe(false);
+  });
+
+  it('removes the warm pools of dead instances on this host, never those of live ones or other hosts', async () => {
+    const pool = (name: string, instance: string, pid: number, host: string) =>
+      crds.objects.set(`sandboxwarmpools/${name}`, { metadata: { name, namespace: 'crd', labels: { 'app.kubernetes.io/managed-by': 'sandbar', 'sandbar.instance': instance, 'sandbar.pid': String(pid), 'sandbar.host': host } }, spec: { replicas: 0, sandboxTemplateRef: { name: 'none' } } });
+    pool('sandbar-dead-pool', 'dead00000000', 999_999_999, hostname());
+    pool('sandbar-live-pool', 'live00000000', process.pid, hostname());
+    pool('sandbar-away-pool', 'away00000000', 999_999_999, 'another-node');
+    await engineOn({ poolSize: 0 });
+    expect(await waitFor(() => !crds.objects.has('sandboxwarmpools/sandbar-dead-pool'), 5000)).toBe(true);
+    expect(crds.objects.has('sandboxwarmpools/sandbar-live-pool')).toBe(true);
+    expect(crds.objects.has('sandboxwarmpools/sandbar-away-pool')).toBe(true);
   });
 });
