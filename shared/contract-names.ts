@@ -16,6 +16,7 @@ export const METHOD_NAMES = [
   'settings.previewFlags',
   'health.get',
   'health.probe',
+  'health.tiers',
   'image.pull',
   'servers.list',
   'servers.tools',

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, PoolState, ToolCallRecord } from './execution.js';
 import type { ErrorCode } from './errors.js';
-import type { HealthReport } from './health.js';
+import type { HealthReport, RuntimeTier } from './health.js';
 import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
 import type { ServerState, ToolInfo } from './proxy.js';
 import type { Settings } from './settings.js';
@@ -186,6 +186,8 @@ export const methods = {
   'settings.previewFlags': { args: z.object({ limits: z.record(z.string(), z.unknown()) }).strict(), result: returns<{ argv: string[] }>() },
   'health.get': { args: none, result: returns<HealthReport | null>() },
   'health.probe': { args: none, result: returns<HealthReport>() },
+  /** Probes every runtime and isolation tier installed here (podman, docker, gVisor), whichever is in use. */
+  'health.tiers': { args: none, result: returns<RuntimeTier[]>() },
   'image.pull': { args: z.object({ image: ImageReferenceSchema.optional() }).strict(), result: returns<{ started: boolean; image: string }>() },
   'servers.list': { args: none, result: returns<ServerView[]>() },
   'servers.tools': { args: name, result: returns<ToolInfo[]>() },

@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryQuery } from '../../shared/history.js';
 import { LimitsSchema, type Limits } from '../../shared/limits.js';
 import type { SettingsChange, SettingsView } from '../../shared/contract.js';
+import type { RuntimeTier } from '../../shared/health.js';
 import type { Settings } from '../../shared/settings.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { HostExecChange } from '../settings/host-exec-fields.js';
@@ -49,6 +50,8 @@ export interface ControlServices {
   rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
   /** The container command line for these limits under the current runtime and image. */
   previewFlags(limits: Limits): Promise<string[]>;
+  /** Every installed runtime and isolation tier, probed with the current spec. */
+  probeTiers(): Promise<RuntimeTier[]>;
   /** The desktop's native dialog for host-executing settings; absent (headless) means they are refused. */
   confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
 }
@@ -112,6 +115,7 @@ export function controlMethods(s: ControlServices): MethodTable {
     },
     'health.get': () => s.health.latest,
     'health.probe': () => s.health.probe(),
+    'health.tiers': () => s.probeTiers(),
     'image.pull': ({ image }) => {
       const name = image ?? s.settings.get().image;
       return { ...s.images.start(name), image: name };

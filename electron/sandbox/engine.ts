@@ -106,7 +106,7 @@ export class Engine {
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
-      onChange: () => this.emit({ type: 'poolChanged', pool: this.pool.snapshot() }),
+      onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
   }
 
@@ -119,7 +119,19 @@ export class Engine {
         // No runtime yet: runs will say so, and health explains it.
       }
     }
-    this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    this.configurePool();
+  }
+
+  /** A backend with its own warm pool (Kubernetes: warm pods any instance may adopt) replaces the in-process one. */
+  private configurePool(): void {
+    const shared = this.backendInUse.sharedPool;
+    const options = { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec };
+    this.pool.configure(this.spec(), shared ? { ...options, size: 0 } : options);
+    shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
+  }
+
+  private poolSnapshot(): PoolSnapshot {
+    return this.backendInUse.sharedPool?.snapshot() ?? this.pool.snapshot();
   }
 
   get backend(): SandboxBackend {
@@ -132,8 +144,10 @@ export class Engine {
    */
   setBackend(backend: SandboxBackend): void {
     if (backend === this.backendInUse) return;
+    void this.backendInUse.sharedPool?.dispose().catch(() => {});
     this.backendInUse = backend;
     this.pool.setBackend(this.creator(backend));
+    if (!this.stopped) this.configurePool();
     void reapOrphans(backend, this.owner).catch(() => {});
   }
 
@@ -154,7 +168,7 @@ export class Engine {
   /** Limits, image or pool changes apply to the next run; the pool drains and refills if needed. */
   updateConfig(patch: Partial<EngineConfig>): void {
     this.config = { ...this.config, ...patch };
-    this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    this.configurePool();
     this.pump();
   }
 
@@ -187,7 +201,7 @@ export class Engine {
         ...(j.containerName ? { containerName: j.containerName } : {}),
       })),
       queued: this.queue.map((j) => j.summary),
-      pool: this.pool.snapshot(),
+      pool: this.poolSnapshot(),
     };
   }
 
@@ -248,7 +262,7 @@ export class Engine {
     // Used containers are on their way out by themselves (their client removes them): a moment for that
     // first, so a clean exit costs no extra `rm` call, then force whatever is left.
     await Promise.race([Promise.allSettled([...this.cleanups]), new Promise<void>((r) => setTimeout(r, 1000).unref())]);
-    await Promise.allSettled([this.pool.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
+    await Promise.allSettled([this.pool.dispose(), this.backendInUse.sharedPool?.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
   }
 
   /** What every container is started with right now; health and the probe use the same. */

@@ -153,6 +153,23 @@ export function createFakeApi(): SandbarApi {
       emit('health.changed', report);
       return report;
     },
+    'health.tiers': async () => {
+      await wait(3_000);
+      const limits = (pids: 'enforced' | 'exception') => ({
+        memory: { state: 'enforced' as const, detail: 'killed at 512m' },
+        pids: pids === 'enforced' ? { state: 'enforced' as const, detail: 'stopped at 128' } : { state: 'exception' as const, detail: 'started 300 processes under a limit of 128', reason: 'gVisor: processes inside the sandbox are not host pids.' },
+        network: { state: 'enforced' as const, detail: 'no route' },
+        readOnlyRoot: { state: 'enforced' as const, detail: 'EROFS' },
+        capabilities: { state: 'enforced' as const, detail: 'none' },
+        seccomp: { state: 'enforced' as const, detail: 'EPERM' },
+      });
+      const caps = (isolation: 'runc' | 'runsc') => ({ backend: 'podman' as const, isolation, rootless: true, lifetimeBackstop: true, pauseResume: true, limits: limits(isolation === 'runsc' ? 'exception' : 'enforced') });
+      return [
+        { runtime: 'podman', isolation: 'runc', capabilities: caps('runc') },
+        { runtime: 'podman', isolation: 'runsc', capabilities: caps('runsc') },
+        { runtime: 'docker', isolation: 'runc', error: `the image ${health.image.name} is not present in docker` },
+      ];
+    },
     'image.pull': ({ image }) => {
       const name = image ?? health.image.name;
       for (let i = 1; i <= 10; i++) {

@@ -119,6 +119,10 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(report.ok).toBe(true);
     expect(report.enforced).toMatchObject({ memory: true, pids: true, network: true, readOnlyRoot: true });
     await api.next('health.changed', (e) => e.checkedAt === report.checkedAt);
+    // Every runtime installed here, probed on request: the one in use is among them, its limits proven.
+    const tiers = await api.value(track('health.tiers'), {});
+    const inUse = tiers.find((t) => t.runtime === report.runtime!.name && t.isolation === (report.capabilities?.isolation ?? 'runc'));
+    expect(inUse?.capabilities?.limits.memory.state, JSON.stringify(tiers)).toBe('enforced');
 
     const pull = await api.value(track('image.pull'), { image: 'localhost/sandbar-no-such-image:nope' });
     expect(pull).toEqual({ started: true, image: 'localhost/sandbar-no-such-image:nope' });

@@ -26,6 +26,7 @@ function makeTable() {
     'settings.previewFlags': stub<'settings.previewFlags'>(),
     'health.get': stub<'health.get'>(),
     'health.probe': stub<'health.probe'>(),
+    'health.tiers': stub<'health.tiers'>(),
     'image.pull': stub<'image.pull'>(),
     'servers.list': stub<'servers.list'>(),
     'servers.tools': stub<'servers.tools'>(),

@@ -22,7 +22,7 @@ import {
   type SettingsView,
 } from '../../../shared/contract.js';
 import type { EngineEvent, PoolState, ToolCallRecord } from '../../../shared/execution.js';
-import type { HealthReport } from '../../../shared/health.js';
+import type { HealthReport, RuntimeTier } from '../../../shared/health.js';
 import type { HistoryDetail, HistoryPage } from '../../../shared/history.js';
 import type { ToolInfo } from '../../../shared/proxy.js';
 
@@ -61,6 +61,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'health.get'>>().toEqualTypeOf<HealthReport | null>();
     expectTypeOf<MethodArgs<'health.probe'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'health.probe'>>().toEqualTypeOf<HealthReport>();
+    expectTypeOf<MethodArgs<'health.tiers'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'health.tiers'>>().toEqualTypeOf<RuntimeTier[]>();
     expectTypeOf<MethodArgs<'image.pull'>>().toEqualTypeOf<{ image?: string }>();
     expectTypeOf<MethodResult<'image.pull'>>().toEqualTypeOf<{ started: boolean; image: string }>();
     expectTypeOf<MethodArgs<'servers.list'>>().toEqualTypeOf<None>();
@@ -84,7 +86,7 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'endpoint.token'>>().toEqualTypeOf<{ token: string }>();
     expectTypeOf<MethodResult<'endpoint.rotateToken'>>().toEqualTypeOf<{ token: string }>();
     // 26 methods, each pinned above.
-    expect(METHOD_NAMES).toHaveLength(26);
+    expect(METHOD_NAMES).toHaveLength(27);
   });
 
   it('pins every event payload', () => {
