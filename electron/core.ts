@@ -123,7 +123,8 @@ export function createCore(options: {
     if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
     if (touched(changed, 'runtime', 'kubeconfig', 'kubernetesNamespace', 'kubernetesRuntimeClass')) engine.setBackend(backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
-    if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime')) {
+    const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime'];
+    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes')) {
       engine.updateConfig({ ...engineConfigOf(next), ...options.overrides });
     }
     if (touched(changed, 'serverPolicies')) servers.applyPolicies();

@@ -19,6 +19,8 @@ export interface BootPayload {
   maxFrameBytes: number;
   /** Extra pure-Python modules the agent registers in sys.modules before user code runs. */
   modules: Record<string, string>;
+  /** Where the code's files to hand back go (made at boot); absent: none are collected. */
+  outDir?: string;
 }
 
 const agentDir = fileURLToPath(new URL('./agent/', import.meta.url));
@@ -35,13 +37,17 @@ export function buildBootLine(options: Partial<Omit<BootPayload, 'agent'>> = {})
     idleTimeoutSec: options.idleTimeoutSec ?? 600,
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     modules: options.modules ?? {},
+    ...(options.outDir ? { outDir: options.outDir } : {}),
   };
   return `${JSON.stringify(payload)}\n`;
 }
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-/** The Python modules every agent gets at boot: the sandbox-side MCP runtime. */
+/** The directory in the sandbox whose files come back as artifacts (`out/<path>`). */
+export const OUT_DIR = '/workspace/out';
+
+/** The Python modules every agent gets at boot: the sandbox-side MCP runtime, figures, displays and out/ files. */
 export function agentBootModules(): Record<string, string> {
   runtimeModules ??= Object.fromEntries(
     Object.entries(BOOT_MODULE_FILES).map(([name, file]) => [name, readFileSync(`${agentDir}${file}`, 'utf8')]),
@@ -50,5 +56,9 @@ export function agentBootModules(): Record<string, string> {
 }
 
 /** Module name → file under agent/, in install order: a module may import the ones before it. */
-const BOOT_MODULE_FILES: Record<string, string> = { _sandbar_mcp_aliases: 'mcp_aliases.py', _sandbar_mcp: 'mcp_runtime.py' };
+const BOOT_MODULE_FILES: Record<string, string> = {
+  _sandbar_mcp_aliases: 'mcp_aliases.py',
+  _sandbar_mcp: 'mcp_runtime.py',
+  _sandbar_artifacts: 'artifacts.py',
+};
 let runtimeModules: Record<string, string> | undefined;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../../shared/errors.js';
 import type { Limits } from '../../shared/limits.js';
-import { buildBootLine, DEFAULT_MAX_FRAME_BYTES } from './bootstrap.js';
+import { buildBootLine, DEFAULT_MAX_FRAME_BYTES, OUT_DIR } from './bootstrap.js';
 import { buildContainerArgs } from './container-args.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { isCrunHybridFailure } from './runtime-info.js';
@@ -102,7 +102,7 @@ export async function bootSandbox(
   options: { idleTimeoutSec: number; modules: Record<string, string>; timeoutMs?: number },
 ): Promise<SandboxContainer> {
   const timeoutMs = options.timeoutMs ?? BOOT_TIMEOUT_MS;
-  const bootLine = buildBootLine({ idleTimeoutSec: options.idleTimeoutSec, maxFrameBytes: DEFAULT_MAX_FRAME_BYTES, modules: options.modules });
+  const bootLine = buildBootLine({ idleTimeoutSec: options.idleTimeoutSec, maxFrameBytes: DEFAULT_MAX_FRAME_BYTES, modules: options.modules, outDir: OUT_DIR });
   const container = new SandboxContainer(name, proc, bootLine, DEFAULT_MAX_FRAME_BYTES);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
+import type { ArtifactCaps } from './artifact-collector.js';
 import { agentBootModules } from './bootstrap.js';
 import type { SandboxBackend } from './backend.js';
 import { CliBackend, isSandboxBackend } from './cli-backend.js';
@@ -30,6 +31,8 @@ export interface EngineConfig {
   queueLimit?: number;
   /** Host calls one run may have in flight; more wait in the sandbox's pipe. */
   maxToolCallsInFlight?: number;
+  /** Caps on figures, displayed images and /workspace/out files (settings imageCapBytes, artifactMax*). */
+  artifactCaps?: ArtifactCaps;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
@@ -299,6 +302,7 @@ export class Engine {
         signal: job.abort.signal,
         ...(job.rpc ? { rpc: job.rpc } : {}),
         ...(this.config.maxToolCallsInFlight ? { maxRpcInFlight: this.config.maxToolCallsInFlight } : {}),
+        ...(this.config.artifactCaps ? { artifactCaps: this.config.artifactCaps } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });

@@ -9,6 +9,9 @@ export type AgentFrame =
   /** `bytes`: the frame's length, which the host's in-flight budget counts. */
   | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number }
   | { type: 'exit'; code: number }
+  /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
+  | { type: 'display'; frame: Json }
+  | { type: 'file'; frame: Json }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
 
@@ -36,6 +39,11 @@ export function interpretFrame(line: string): AgentFrame {
     case 'exit':
       if (Number.isSafeInteger(frame.code)) return { type: 'exit', code: frame.code as number };
       break;
+    // Whatever their fields, these never become output: a forged one is refused as an artifact, not
+    // printed (megabytes of base64 on stderr would end the run at the output cap).
+    case 'display':
+    case 'file':
+      return { type: frame.type, frame };
     case 'ready':
       return { type: 'ready', python: typeof frame.python === 'string' ? frame.python : '' };
   }
