@@ -36,7 +36,10 @@ function Thumbnail({ runId, meta, onOpen }: { runId: string; meta: ArtifactMeta;
         <span className="artifact-name" title={meta.name}>
           {meta.title || meta.name}
         </span>
-        <span className="muted small num">{meta.width !== undefined && meta.height !== undefined ? `${meta.width}×${meta.height} · ` : ''}{formatBytes(meta.size)}</span>
+        <span className="artifact-meta muted small num">
+          {meta.width !== undefined && meta.height !== undefined ? `${meta.width}×${meta.height} · ` : ''}
+          {formatBytes(meta.size)}
+        </span>
         <Button size="sm" variant="ghost" disabled={state.phase !== 'ready'} aria-label={`Save ${meta.name}`} onClick={() => state.phase === 'ready' && saveBlob(state.blob, downloadName(meta))}>
           Save
         </Button>

@@ -119,9 +119,10 @@ export function LiveView() {
 
       {latestWithArtifacts && (
         <section className="section" aria-labelledby="figures-title">
-          <h2 id="figures-title">
-            Figures <span className="muted small">from run <a href={historyDetailHref(latestWithArtifacts.id)}>{latestWithArtifacts.id}</a></span>
-          </h2>
+          <h2 id="figures-title">Figures</h2>
+          <p className="muted small figures-from">
+            From run <a href={historyDetailHref(latestWithArtifacts.id)}>{latestWithArtifacts.id}</a>, the latest that made any
+          </p>
           <ArtifactGallery key={latestWithArtifacts.id} runId={latestWithArtifacts.id} artifacts={latestWithArtifacts.artifacts ?? []} refused={latestWithArtifacts.refusedArtifacts ?? []} />
         </section>
       )}
