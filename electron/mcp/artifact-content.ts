@@ -1,7 +1,8 @@
 // Adds a run's figures, displays and files to its run_python result: the text first, a line per artifact
 // for models without vision, up to eight PNG/JPEG `image` blocks, and `resource_link`s for the rest.
 // Clients drop image blocks when a result also has structuredContent, so such a result has none; and no
-// response may pass MAX_RESPONSE_BYTES, so the largest inline images become links until it fits.
+// response may pass MAX_RESPONSE_BYTES, so the largest inline images become links until it fits (output
+// that is still too long is cut by the caller, tool-result.ts).
 import type { CallToolResult, ContentBlock, TextContent } from '@modelcontextprotocol/sdk/types.js';
 import {
   artifactUri,
@@ -13,13 +14,10 @@ import {
   type RefusedArtifact,
 } from '../../shared/artifacts.js';
 import { formatBytes } from '../../shared/limits.js';
-import { truncateUtf8 } from '../sandbox/output-capture.js';
 import { STRUCTURED_META_KEY } from './result-format.js';
 
 /** `{"jsonrpc":"2.0","id":…,"result":}` around the result: generous for any id a client sends. */
 export const RESPONSE_ENVELOPE_BYTES = 512;
-
-export const TEXT_CUT_MARKER = '\n… (output cut here to keep the response under 1,000,000 bytes; the full output is in the history)';
 
 export interface RunArtifacts {
   runId: string;
@@ -77,14 +75,10 @@ export function withArtifacts(base: CallToolResult, run: RunArtifacts, options: 
     inline.delete(image);
     result = shape(base, run, inline, keepMeta);
   }
-  if (responseBytes(result) <= maxBytes) return result;
-  // Only text is left: the copy for `sandbar run` goes, then the output itself is cut.
-  if (result._meta) {
-    keepMeta = false;
-    result = shape(base, run, inline, keepMeta);
-    if (responseBytes(result) <= maxBytes) return result;
-  }
-  return cutText(result, maxBytes);
+  if (responseBytes(result) <= maxBytes || !result._meta) return result;
+  // Only text is left: the copy for `sandbar run` goes (the caller cuts the output if that is not enough).
+  keepMeta = false;
+  return shape(base, run, inline, keepMeta);
 }
 
 function shape(base: CallToolResult, run: RunArtifacts, inline: ReadonlySet<Artifact>, keepMeta: boolean): CallToolResult {
@@ -110,15 +104,4 @@ function shape(base: CallToolResult, run: RunArtifacts, inline: ReadonlySet<Arti
     out._meta = { ...base._meta, [STRUCTURED_META_KEY]: base.structuredContent };
   }
   return out;
-}
-
-/** Cuts the first text block (the output) so the response fits; the artifact lines and links stay whole. */
-function cutText(result: CallToolResult, maxBytes: number): CallToolResult {
-  const first = result.content[0];
-  if (first?.type !== 'text') return result;
-  const over = responseBytes(result) - maxBytes;
-  // JSON escaping makes a character cost at least its UTF-8 bytes, so cutting `over` bytes is always enough.
-  const keep = Math.max(0, Buffer.byteLength(first.text) - over - Buffer.byteLength(TEXT_CUT_MARKER) * 2);
-  const text = `${truncateUtf8(first.text, keep)}${TEXT_CUT_MARKER}`;
-  return { ...result, content: [{ ...first, text }, ...result.content.slice(1)] };
 }

@@ -160,6 +160,15 @@ for i in range(8):
       expect(r).not.toHaveProperty('structuredContent');
     });
 
+    it('keeps a plain result with 900 KB of output under 1,000,000 bytes too, saying where it was cut', async () => {
+      const r = await call(client(), "print('line of output ' * 60000)");
+      expect(r.isError).toBe(false);
+      expect(Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 99, result: r }))).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+      expect(texts(r)[0]).toMatch(/^line of output line of output/);
+      expect(texts(r)[0]).toMatch(/output cut here: a response may not pass 1,000,000 bytes/);
+      expect(r.structuredContent).toBeDefined();
+    });
+
     it('print(1) is exactly the plain result it always was', async () => {
       const r = await call(client(), 'print(1)');
       const { durationMs, ...rest } = r.structuredContent as Record<string, unknown>;

@@ -2,9 +2,9 @@
 // goes inline, what becomes a link, the size bound, and that a plain result never changes.
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { artifactLine, responseBytes, TEXT_CUT_MARKER, withArtifacts } from '../../../electron/mcp/artifact-content.js';
+import { artifactLine, responseBytes, withArtifacts } from '../../../electron/mcp/artifact-content.js';
 import { STRUCTURED_META_KEY } from '../../../electron/mcp/result-format.js';
-import { runToolResult, toolResult } from '../../../electron/mcp/tool-result.js';
+import { cutOutput, OUTPUT_CUT_MARKER, runToolResult, toolResult } from '../../../electron/mcp/tool-result.js';
 import { payloadFromResult } from '../../../electron/mcp/result-format.js';
 import { artifactUri, MAX_RESPONSE_BYTES, parseArtifactUri, type Artifact, type ArtifactSource } from '../../../shared/artifacts.js';
 import type { ExecutionResult } from '../../../shared/execution.js';
@@ -188,10 +188,45 @@ describe('the response size bound', () => {
     expect(blocks(r, 'resource_link')).toHaveLength(1);
     const text = (r.content[0] as { text: string }).text;
     expect(text.startsWith('x'.repeat(1000))).toBe(true);
-    expect(text.endsWith(TEXT_CUT_MARKER)).toBe(true);
+    expect(text.endsWith(OUTPUT_CUT_MARKER.trim())).toBe(true);
+    // Cut no more than needed: most of the megabyte is still there.
+    expect(responseBytes(r)).toBeGreaterThan(MAX_RESPONSE_BYTES - 20_000);
     expect(r._meta?.[STRUCTURED_META_KEY]).toBeUndefined();
     // The line about the figure survives whole.
     expect(r.content[1]).toEqual({ type: 'text', text: 'figure 1: 1200×800 (linked as figure-1.png)' });
+  });
+
+  it('bounds a plain result with huge output too (text and structuredContent both cut, the shape kept), in both modes', () => {
+    for (const mode of ['compact', 'toon'] as const) {
+      const stdout = 'line of output\n'.repeat(60_000); // 900 KB, twice in the response
+      const r = runToolResult(result({ stdout, stderr: 'warning\n' }), [], mode);
+      expect(responseBytes(r)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+      expect(r.content).toHaveLength(1);
+      expect(r.structuredContent).toBeDefined();
+      expect(JSON.stringify(r.structuredContent)).toContain('output cut here');
+      expect((r.content[0] as { text: string }).text).toContain('warning');
+    }
+  });
+
+  it('leaves a plain result just under the bound exactly as it was', () => {
+    const stdout = 'y'.repeat(450_000);
+    const plain = toolResult(payloadFromResult(result({ stdout })), 'compact');
+    expect(responseBytes(plain)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+    expect(runToolResult(result({ stdout }), [], 'compact')).toEqual(plain);
+  });
+
+  it('cutOutput cuts the longer stream and stops when nothing is left to cut', () => {
+    const r = result({ stdout: 'a'.repeat(1000), stderr: 'b'.repeat(10) });
+    const cut = cutOutput(r, 100);
+    expect(cut.stdout.startsWith('a'.repeat(700))).toBe(true);
+    expect(cut.stdout.endsWith(OUTPUT_CUT_MARKER)).toBe(true);
+    expect(cut.stdoutTruncated).toBe(true);
+    expect(cut.stderr).toBe(r.stderr);
+    const empty = result({ stdout: '', stderr: '' });
+    expect(cutOutput(empty, 100)).toBe(empty);
+    const bare = cutOutput(result({ stdout: 'z', stderr: '' }), 10_000);
+    expect(bare.stdout).toBe(OUTPUT_CUT_MARKER);
+    expect(cutOutput(bare, 10_000)).toBe(bare);
   });
 
   it('leaves a result under the bound alone', () => {
