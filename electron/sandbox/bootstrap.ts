@@ -2,6 +2,7 @@
 // writes one JSON line (the boot payload) to its stdin. The bootstrap execs the agent source from it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { FontList, PreloadPlan } from './warm-imports.js';
 
 /**
  * One line of Python, safe to pass as a single argv element. It reads exactly one line from stdin, so
@@ -21,6 +22,10 @@ export interface BootPayload {
   modules: Record<string, string>;
   /** Where the code's files to hand back go (made at boot); absent: none are collected. */
   outDir?: string;
+  /** Pooled containers: modules to import before `ready` (agent/warm_imports.py). */
+  preload?: PreloadPlan;
+  /** Matplotlib's font list for this image, written where Matplotlib looks for it. */
+  mplFontCache?: FontList;
 }
 
 const agentDir = fileURLToPath(new URL('./agent/', import.meta.url));
@@ -38,6 +43,8 @@ export function buildBootLine(options: Partial<Omit<BootPayload, 'agent'>> = {})
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     modules: options.modules ?? {},
     ...(options.outDir ? { outDir: options.outDir } : {}),
+    ...(options.preload ? { preload: options.preload } : {}),
+    ...(options.mplFontCache ? { mplFontCache: options.mplFontCache } : {}),
   };
   return `${JSON.stringify(payload)}\n`;
 }
@@ -60,5 +67,6 @@ const BOOT_MODULE_FILES: Record<string, string> = {
   _sandbar_mcp_aliases: 'mcp_aliases.py',
   _sandbar_mcp: 'mcp_runtime.py',
   _sandbar_artifacts: 'artifacts.py',
+  _sandbar_warm: 'warm_imports.py', // after artifacts: preloaded Matplotlib and PIL find our hooks in place
 };
 let runtimeModules: Record<string, string> | undefined;

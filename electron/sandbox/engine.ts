@@ -15,6 +15,7 @@ import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
+import { buildFontList, FontListCache, preloadPlan } from './warm-imports.js';
 
 export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
 
@@ -33,6 +34,8 @@ export interface EngineConfig {
   maxToolCallsInFlight?: number;
   /** Caps on figures, displayed images and /workspace/out files (settings imageCapBytes, artifactMax*). */
   artifactCaps?: ArtifactCaps;
+  /** Modules each pooled container imports before code arrives; null or absent: the default list. */
+  preload?: readonly string[] | null;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
@@ -49,6 +52,8 @@ export interface EngineOptions {
   poolMaxIdleMs?: number;
   /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
   poolBurstMax?: number;
+  /** Where Matplotlib font lists are kept per image (under SANDBAR_HOME); absent: in memory only. */
+  fontCacheDir?: string;
 }
 
 export interface ExecutionHandle {
@@ -89,6 +94,8 @@ export class Engine {
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
   private stopped = false;
   private pausedFlag = false;
+  private readonly fontLists: FontListCache;
+  private readonly imageKeys = new Map<string, string>();
 
   constructor(
     runtime: ContainerRuntime | SandboxBackend,
@@ -97,6 +104,7 @@ export class Engine {
   ) {
     this.config = config;
     this.owner = options.owner ?? newOwner();
+    this.fontLists = new FontListCache(options.fontCacheDir);
     // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
     this.backendInUse = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
     this.pool = new WarmPool(this.creator(this.backendInUse), (containers) => this.destroy(containers), {
@@ -135,12 +143,34 @@ export class Engine {
 
   private creator(backend: SandboxBackend): Pick<SandboxBackend, 'create'> {
     return {
-      create: async (spec, options) => {
-        const container = await backend.create(spec, options);
+      create: async (spec, options = {}) => {
+        // Pooled containers import the preloads while they wait, and get the image's font list (built
+        // once, on the first fill); a cold start never waits for a build or a lookup: it takes the list if
+        // one is known (kept on disk by an earlier pool), and learns the image's key for the next start.
+        const warm = options.warm === true;
+        const key = warm ? await this.imageKey(backend, spec.image) : this.imageKeys.get(`${backend.kind}:${spec.image}`);
+        if (!warm && !key) void this.imageKey(backend, spec.image).catch(() => {});
+        const fonts = !key ? undefined : warm ? await this.fontLists.get(key, () => buildFontList(backend, spec)) : this.fontLists.peek(key);
+        const preload = warm ? preloadPlan(spec.preload) : undefined;
+        const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });
         this.madeBy.set(container, backend);
         return container;
       },
     };
+  }
+
+  /**
+   * What per-image caches are keyed by: the image id where the backend sees one, else the reference.
+   * Looked up once per image and engine config (a pooled start asks; cold starts only read it).
+   */
+  private async imageKey(backend: SandboxBackend, image: string): Promise<string> {
+    const ref = `${backend.kind}:${image}`;
+    let key = this.imageKeys.get(ref);
+    if (!key) {
+      key = `${backend.kind}:${(await backend.imageId?.(image).catch(() => null)) ?? `ref:${image}`}`;
+      this.imageKeys.set(ref, key);
+    }
+    return key;
   }
 
   get currentConfig(): EngineConfig {
@@ -150,6 +180,7 @@ export class Engine {
   /** Limits, image or pool changes apply to the next run; the pool drains and refills if needed. */
   updateConfig(patch: Partial<EngineConfig>): void {
     this.config = { ...this.config, ...patch };
+    this.imageKeys.clear(); // an image rebuilt under the same tag gets its own font list
     this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
     this.pump();
   }
@@ -384,5 +415,6 @@ export function containerSpecOf(config: EngineConfig): ContainerSpec {
     limits: config.limits,
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
+    preload: config.preload ?? null,
   };
 }

@@ -165,6 +165,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
           finish();
           break;
         case 'ready':
+        case 'preload':
           break;
       }
     };

@@ -12,6 +12,8 @@ export type AgentFrame =
   /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
   | { type: 'display'; frame: Json }
   | { type: 'file'; frame: Json }
+  /** Before `ready`, from a pooled agent: the modules it imported ahead of the code, and those that failed. */
+  | { type: 'preload'; loaded: string[]; failed: { module: string; error: string }[] }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
 
@@ -44,6 +46,13 @@ export function interpretFrame(line: string): AgentFrame {
     case 'display':
     case 'file':
       return { type: frame.type, frame };
+    case 'preload': {
+      const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+      const failed = (Array.isArray(frame.failed) ? frame.failed : [])
+        .filter((f): f is Json => !!f && typeof f === 'object' && typeof (f as Json).module === 'string')
+        .map((f) => ({ module: String(f.module).slice(0, 200), error: String(f.error ?? '').slice(0, 500) }));
+      return { type: 'preload', loaded: strings(frame.loaded), failed };
+    }
     case 'ready':
       return { type: 'ready', python: typeof frame.python === 'string' ? frame.python : '' };
   }
