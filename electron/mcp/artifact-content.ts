@@ -42,15 +42,16 @@ export function responseBytes(result: CallToolResult): number {
 
 /**
  * One line saying what an artifact is: `figure 1: 'Sales', 1200×800`, `image 2: 640×480`,
- * `file out/report.csv (text/csv, 1.2 KiB)`; `number` counts figures and displays together.
+ * `image 3 (image/svg+xml, linked as display-3.svg)`, `file out/report.csv (text/csv, 1.2 KiB, linked)`;
+ * `number` counts figures and displayed images together.
  */
 export function artifactLine(a: ArtifactMeta, number: number | null, inline: boolean): string {
-  const size = a.width !== undefined && a.height !== undefined ? `${a.width}×${a.height}` : null;
-  if (number === null || !isPicture(a)) return `file ${a.name} (${a.mimeType}, ${formatBytes(a.size)}, linked)`;
+  if (number === null || !isPicture(a)) return `${a.source} ${a.name} (${a.mimeType}, ${formatBytes(a.size)}, linked)`;
   const label = `${a.source === 'figure' ? 'figure' : 'image'} ${number}`;
+  const size = a.width !== undefined && a.height !== undefined ? `${a.width}×${a.height}` : null;
   const what = [a.title ? `'${a.title}'` : null, size].filter(Boolean).join(', ');
-  const how = inline ? '' : ` (${inlineType(a.mimeType) ? '' : `${a.mimeType}, `}linked as ${a.name})`;
-  return `${label}: ${what || a.mimeType}${how}`;
+  if (inline) return `${label}: ${what || a.mimeType}`;
+  return `${label}${what ? `: ${what}` : ''} (${inlineType(a.mimeType) ? '' : `${a.mimeType}, `}linked as ${a.name})`;
 }
 
 export function refusedLine(r: RefusedArtifact): string {

@@ -121,8 +121,8 @@ describe('a result with figures', () => {
       'sandbar://runs/run-7/artifacts/out/report.csv',
     ]);
     expect((r.content[1] as { text: string }).text.split('\n')).toEqual([
-      'image 1: image/svg+xml (image/svg+xml, linked as display-1.svg)',
-      'file display-2.html (text/html, 12 B, linked)',
+      'image 1 (image/svg+xml, linked as display-1.svg)',
+      'display display-2.html (text/html, 12 B, linked)',
       'file out/chart.png (image/png, 1000 B, linked)',
       'file out/report.csv (text/csv, 6 B, linked)',
     ]);
