@@ -66,33 +66,77 @@ export function withArtifacts(base: CallToolResult, run: RunArtifacts, options: 
   const maxInline = options.maxInline ?? MAX_INLINE_IMAGES;
   const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   if (run.artifacts.length === 0 && run.refused.length === 0) return base;
-  const inline = new Set(run.artifacts.filter(canInline).slice(0, maxInline));
-  let keepMeta = true;
-  let result = shape(base, run, inline, keepMeta);
+  const blocks = new Blocks(run);
+  const candidates = run.artifacts.filter(canInline).slice(0, maxInline);
+  const inline = new Set(candidates);
+  // Sizes are worked out from the blocks rather than by serializing megabytes of images again and again:
+  // everything as links, plus what each inline image adds. The result is measured for real at the end.
+  let bytes = responseBytes(shape(base, run, blocks, new Set(), true)) + candidates.reduce((n, a) => n + blocks.savedByLinking(a), 0);
   // The largest images go first: each step frees the most bytes, so the fewest images become links.
   const bySize = [...inline].sort((a, b) => b.size - a.size);
   for (const image of bySize) {
-    if (responseBytes(result) <= maxBytes) return result;
+    if (bytes <= maxBytes) break;
     inline.delete(image);
-    result = shape(base, run, inline, keepMeta);
+    bytes -= blocks.savedByLinking(image);
+  }
+  let result = shape(base, run, blocks, inline, true);
+  // The estimate is exact but for a few bytes of commas; should it ever be short, links go one by one.
+  for (const image of bySize) {
+    if (responseBytes(result) <= maxBytes) return result;
+    if (!inline.delete(image)) continue;
+    result = shape(base, run, blocks, inline, true);
   }
   if (responseBytes(result) <= maxBytes || !result._meta) return result;
   // Only text is left: the copy for `sandbar run` goes (the caller cuts the output if that is not enough).
-  keepMeta = false;
-  return shape(base, run, inline, keepMeta);
+  return shape(base, run, blocks, inline, false);
 }
 
-function shape(base: CallToolResult, run: RunArtifacts, inline: ReadonlySet<Artifact>, keepMeta: boolean): CallToolResult {
+/** Each artifact's blocks and line, built once however often the result is reshaped. */
+class Blocks {
+  private readonly images = new Map<Artifact, ContentBlock>();
+  private readonly numbers = new Map<Artifact, number | null>();
+
+  constructor(private readonly run: RunArtifacts) {
+    let number = 0;
+    for (const a of run.artifacts) this.numbers.set(a, isPicture(a) ? ++number : null);
+  }
+
+  image(a: Artifact): ContentBlock {
+    let block = this.images.get(a);
+    if (!block) {
+      block = { type: 'image', mimeType: a.mimeType, data: Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).toString('base64') };
+      this.images.set(a, block);
+    }
+    return block;
+  }
+
+  link(a: Artifact): ContentBlock {
+    return { type: 'resource_link', uri: artifactUri(this.run.runId, a.name), name: a.name, mimeType: a.mimeType, size: a.size, ...(a.title ? { title: a.title } : {}) };
+  }
+
+  line(a: Artifact, inline: boolean): string {
+    return artifactLine(a, this.numbers.get(a) ?? null, inline);
+  }
+
+  /** Serialized bytes saved when an inline image becomes a link (its line grows a little). */
+  savedByLinking(a: Artifact): number {
+    const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+    // Base64 needs no escaping: the block is its frame plus its data, without serializing the data.
+    const image = size({ type: 'image', mimeType: a.mimeType, data: '' }) + 4 * Math.ceil(a.data.byteLength / 3) + 1;
+    return image - size(this.link(a)) - (size(this.line(a, false)) - size(this.line(a, true)));
+  }
+}
+
+function shape(base: CallToolResult, run: RunArtifacts, blocks: Blocks, inline: ReadonlySet<Artifact>, keepMeta: boolean): CallToolResult {
   const [first, ...rest] = base.content;
   const lines: string[] = [];
   const images: ContentBlock[] = [];
   const links: ContentBlock[] = [];
-  let number = 0;
   for (const a of run.artifacts) {
     const shown = inline.has(a);
-    lines.push(artifactLine(a, isPicture(a) ? ++number : null, shown));
-    if (shown) images.push({ type: 'image', mimeType: a.mimeType, data: Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).toString('base64') });
-    else links.push({ type: 'resource_link', uri: artifactUri(run.runId, a.name), name: a.name, mimeType: a.mimeType, size: a.size, ...(a.title ? { title: a.title } : {}) });
+    lines.push(blocks.line(a, shown));
+    if (shown) images.push(blocks.image(a));
+    else links.push(blocks.link(a));
   }
   for (const r of run.refused) lines.push(refusedLine(r));
   const notes: TextContent = { type: 'text', text: lines.join('\n') };
