@@ -15,8 +15,9 @@ import { SandboxContainer } from './sandbox-container.js';
 export interface ContainerSpec {
   image: string;
   limits: Limits;
-  /** Setting `preload` (null: the default list); not a flag, but pooled containers made for another list go. */
-  preload?: readonly string[] | null;
+  /** What pooled containers import before code arrives (see warm-imports.ts); not a flag, but pooled
+   * containers made for another plan are replaced. */
+  preload?: PreloadPlan;
   seccompProfile?: string;
   /** The user's choice of OCI runtime; otherwise the runtime's default (or Sandbar's runc fallback). */
   ociRuntime?: string;

@@ -15,7 +15,7 @@ import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
-import { buildFontList, FontListCache, preloadPlan } from './warm-imports.js';
+import { buildFontList, DEFAULT_PRELOAD, FontListCache, preloadPlan, PreloadUsage } from './warm-imports.js';
 
 export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
 
@@ -96,6 +96,7 @@ export class Engine {
   private pausedFlag = false;
   private readonly fontLists: FontListCache;
   private readonly imageKeys = new Map<string, string>();
+  private readonly preloadUsage = new PreloadUsage();
 
   constructor(
     runtime: ContainerRuntime | SandboxBackend,
@@ -151,7 +152,7 @@ export class Engine {
         const key = warm ? await this.imageKey(backend, spec.image) : this.imageKeys.get(`${backend.kind}:${spec.image}`);
         if (!warm && !key) void this.imageKey(backend, spec.image).catch(() => {});
         const fonts = !key ? undefined : warm ? await this.fontLists.get(key, () => buildFontList(backend, spec)) : this.fontLists.peek(key);
-        const preload = warm ? preloadPlan(spec.preload) : undefined;
+        const preload = warm ? spec.preload : undefined;
         const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });
         this.madeBy.set(container, backend);
         return container;
@@ -282,7 +283,7 @@ export class Engine {
   }
 
   spec(): ContainerSpec {
-    return containerSpecOf(this.config);
+    return containerSpecOf(this.config, this.preloadUsage.inUse());
   }
 
   private emit(event: EngineEvent): void {
@@ -334,15 +335,21 @@ export class Engine {
         ...(job.rpc ? { rpc: job.rpc } : {}),
         ...(this.config.maxToolCallsInFlight ? { maxRpcInFlight: this.config.maxToolCallsInFlight } : {}),
         ...(this.config.artifactCaps ? { artifactCaps: this.config.artifactCaps } : {}),
+        ...(this.config.preload == null ? { watchImports: DEFAULT_PRELOAD } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });
     } finally {
       this.retire(container);
     }
+    const { importedModules, ...ended } = outcome;
+    // The default preloads follow what the runs import: a change replaces the idle pooled containers.
+    if (this.config.preload == null && importedModules && this.preloadUsage.record(importedModules)) {
+      this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    }
     this.finish(job, {
       id,
-      ...outcome,
+      ...ended,
       timeoutSec: job.summary.timeoutSec,
       limits: job.limits,
       queuedAt: job.summary.queuedAt,
@@ -408,13 +415,15 @@ export class Engine {
   }
 }
 
-export function containerSpecOf(config: EngineConfig): ContainerSpec {
+/** `inUse`: the default preloads recent runs imported (all of them when unknown). */
+export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD): ContainerSpec {
+  const preload = preloadPlan(config.preload, inUse);
   const seccompProfile = seccompProfileFor(config.seccomp);
   return {
     image: config.image,
     limits: config.limits,
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
-    preload: config.preload ?? null,
+    ...(preload ? { preload } : {}),
   };
 }

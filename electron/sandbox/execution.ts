@@ -30,6 +30,8 @@ export interface RunSpec {
   /** Host calls in flight at once (default 16); the byte budget is DEFAULT_RPC_LIMITS.maxBytes. */
   maxRpcInFlight?: number;
   onOutput?: (stream: Stream, data: string) => void;
+  /** Modules whose import by the code the agent reports at the end (the default preloads). */
+  watchImports?: readonly string[];
   /** Figures, displays and out/ files: the agent is told them, and the host enforces them. */
   artifactCaps?: ArtifactCaps;
   /** Kills the container by name; the runtime client alone cannot stop it. */
@@ -48,6 +50,8 @@ export interface RunOutcome {
   finishedAt: number;
   artifacts?: Artifact[];
   refusedArtifacts?: RefusedArtifact[];
+  /** Of `watchImports`, those the code imported (the sandbox's word: it only steers preloading). */
+  importedModules?: string[];
 }
 
 function refusedCall(limits: RpcGateLimits): string {
@@ -66,6 +70,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
   const artifacts = new ArtifactCollector(artifactCaps);
   let hostStop: HostStop | undefined;
   let exitFrameCode: number | undefined;
+  let importedModules: string[] | undefined;
   let settled = false;
   let startedAt = 0;
 
@@ -97,6 +102,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         finishedAt: Date.now(),
         // What arrived before the end is kept, also when the run was stopped (a figure shown before a timeout).
         ...artifacts.result(),
+        ...(importedModules ? { importedModules } : {}),
       });
     };
 
@@ -164,6 +170,9 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
           exitFrameCode = frame.code;
           finish();
           break;
+        case 'imports':
+          importedModules = frame.modules.filter((m) => spec.watchImports?.includes(m));
+          break;
         case 'ready':
         case 'preload':
           break;
@@ -188,6 +197,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       context: spec.context,
       rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes],
       artifacts: artifactCaps,
+      ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
     });
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);

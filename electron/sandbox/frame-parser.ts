@@ -14,6 +14,8 @@ export type AgentFrame =
   | { type: 'file'; frame: Json }
   /** Before `ready`, from a pooled agent: the modules it imported ahead of the code, and those that failed. */
   | { type: 'preload'; loaded: string[]; failed: { module: string; error: string }[] }
+  /** At the end of a run: which of the start frame's `watchImports` the code imported. */
+  | { type: 'imports'; modules: string[] }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
 
@@ -53,6 +55,9 @@ export function interpretFrame(line: string): AgentFrame {
         .map((f) => ({ module: String(f.module).slice(0, 200), error: String(f.error ?? '').slice(0, 500) }));
       return { type: 'preload', loaded: strings(frame.loaded), failed };
     }
+    case 'imports':
+      if (Array.isArray(frame.modules)) return { type: 'imports', modules: frame.modules.filter((m): m is string => typeof m === 'string').slice(0, 64) };
+      break;
     case 'ready':
       return { type: 'ready', python: typeof frame.python === 'string' ? frame.python : '' };
   }

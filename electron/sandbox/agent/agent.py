@@ -439,7 +439,8 @@ def _main():
         _finish(1, captures)
     _hook('on_start', start)
     code = _run_user_code(source, context if isinstance(context, dict) else {}, sandbar)
-    _hook('on_end')  # figures still open, files in /workspace/out (it reports its own failures)
+    if os.getpid() == AGENT_PID:  # not in a child the code forked
+        _hook('on_end')  # figures still open, files in /workspace/out, imports seen (each reports its failures)
     _finish(code, captures)
 
 

@@ -37,6 +37,7 @@ describe.skipIf(!sandbox.available)('artifacts from the sandbox', () => {
     expect(r.stdout).toBe('1\n');
     expect(r).not.toHaveProperty('artifacts');
     expect(r).not.toHaveProperty('refusedArtifacts');
+    expect(r).not.toHaveProperty('importedModules'); // the engine's own, never on the result
   });
 
   it('plt.show() returns the figure with its title, once', async () => {

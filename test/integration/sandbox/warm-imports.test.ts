@@ -34,15 +34,29 @@ describe.skipIf(!sandbox.available)('warm imports', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a pooled sandbox has numpy, pandas and matplotlib.pyplot imported before the code runs (preload: null)', async () => {
+  it('preload: null preloads the default modules the runs import: numpy, pandas and matplotlib.pyplot are loaded before the code', async () => {
     const engine = track(await startEngine({ poolSize: 1, preload: null }, { fontCacheDir: tempDir() }));
+    expect(await waitFor(() => engine.snapshot().pool.ready === 1, 90_000)).toBe(true);
+    // Nothing is preloaded before any run has shown a use for it: a print(1) workload pays nothing.
+    const first = await engine.submit({ code: LOADED }).result;
+    expect(first.stdout).toBe('[false, false, false]\n');
+    const user = await engine.submit({ code: 'import numpy\nfrom matplotlib import pyplot\nimport pandas as pd' }).result;
+    expect(user.exitReason, user.stderr).toBe('success');
+    // The idle container (made for the old plan) was replaced; the new one imports what the runs use.
     expect(await waitFor(() => engine.snapshot().pool.ready === 1, 90_000)).toBe(true);
     const r = await engine.submit({ code: `${LOADED}\nimport matplotlib.pyplot as plt\nplt.plot([1, 2]); plt.show()` }).result;
     expect(r.exitReason, r.stderr).toBe('success');
     expect(r.stdout).toBe('[true, true, true]\n');
-    // The preloaded pyplot still uses Sandbar's backend: the figure comes back.
+    // The preloaded pyplot still uses Sandbar's backend, and the warm-up figure left nothing behind.
     expect(r.artifacts?.map((a) => a.name)).toEqual(['figure-1.png']);
     expect(engine.snapshot().pool.lastError).toBeNull();
+  });
+
+  it('an explicit list is preloaded from the start', async () => {
+    const engine = track(await startEngine({ poolSize: 1, preload: ['numpy', 'pandas', 'matplotlib.pyplot'] }, { fontCacheDir: tempDir() }));
+    expect(await waitFor(() => engine.snapshot().pool.ready === 1, 90_000)).toBe(true);
+    const r = await engine.submit({ code: `${LOADED}\nimport matplotlib.pyplot as plt\nprint(plt.get_fignums())` }).result;
+    expect(r.stdout).toBe('[true, true, true]\n[]\n');
   });
 
   it('imports only what the setting lists, and says in the pool status when a listed module does not import', async () => {

@@ -38,6 +38,16 @@ describe('interpretFrame', () => {
     expect(interpretFrame(line(file))).toEqual({ type: 'file', frame: file });
   });
 
+  it('reads preload and imports frames, keeping only strings', () => {
+    expect(interpretFrame(line({ type: 'preload', loaded: ['numpy', 3], failed: [{ module: 'x', error: 'E' }, 'junk', { error: 'no module' }] }))).toEqual({
+      type: 'preload',
+      loaded: ['numpy'],
+      failed: [{ module: 'x', error: 'E' }],
+    });
+    expect(interpretFrame(line({ type: 'imports', modules: ['pandas', null] }))).toEqual({ type: 'imports', modules: ['pandas'] });
+    expect(interpretFrame(line({ type: 'imports', modules: 'pandas' }))).toMatchObject({ type: 'invalid' });
+  });
+
   it('reads exit frames', () => {
     expect(interpretFrame(line({ type: 'exit', code: 0 }))).toEqual({ type: 'exit', code: 0 });
     expect(interpretFrame(line({ type: 'exit', code: 3 }))).toEqual({ type: 'exit', code: 3 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { specKey } from '../../../electron/sandbox/container-factory.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
-import { FontListCache, parseFontListOutput, preloadPlan, preloadProblem, type FontList } from '../../../electron/sandbox/warm-imports.js';
+import { FontListCache, parseFontListOutput, PRELOAD_USAGE_WINDOW, preloadPlan, preloadProblem, PreloadUsage, type FontList } from '../../../electron/sandbox/warm-imports.js';
 
 const LIST: FontList = { name: 'fontlist-v330.json', data: '{"_version": 330, "ttflist": []}' };
 const dirs: string[] = [];
@@ -19,17 +19,19 @@ afterEach(() => {
 });
 
 describe('preloadPlan', () => {
-  it('null means the default list, each optional; a list is required as given; [] is nothing', () => {
+  it('null means the default modules the runs use, each optional; a list is required as given; [] is nothing', () => {
     expect(preloadPlan(null)).toEqual({ modules: ['numpy', 'pandas', 'matplotlib.pyplot'], optional: true });
-    expect(preloadPlan(undefined)).toEqual({ modules: ['numpy', 'pandas', 'matplotlib.pyplot'], optional: true });
-    expect(preloadPlan(['scipy'])).toEqual({ modules: ['scipy'], optional: false });
+    expect(preloadPlan(undefined, ['pandas', 'numpy'])).toEqual({ modules: ['numpy', 'pandas'], optional: true });
+    expect(preloadPlan(null, [])).toBeUndefined();
+    expect(preloadPlan(['scipy'], [])).toEqual({ modules: ['scipy'], optional: false });
     expect(preloadPlan([])).toBeUndefined();
   });
 
   it('drains the pool when it changes (it is part of the spec key)', () => {
     const spec = { image: 'img', limits: DEFAULT_LIMITS };
-    expect(specKey({ ...spec, preload: null })).not.toBe(specKey({ ...spec, preload: ['scipy'] }));
-    expect(specKey({ ...spec, preload: ['a'] })).toBe(specKey({ ...spec, preload: ['a'] }));
+    expect(specKey(spec)).not.toBe(specKey({ ...spec, preload: preloadPlan(['scipy']) }));
+    expect(specKey({ ...spec, preload: preloadPlan(null, ['pandas']) })).not.toBe(specKey({ ...spec, preload: preloadPlan(null, ['numpy', 'pandas']) }));
+    expect(specKey({ ...spec, preload: preloadPlan(['a']) })).toBe(specKey({ ...spec, preload: preloadPlan(['a']) }));
   });
 
   it('words a failed preload for the pool status', () => {
@@ -38,6 +40,33 @@ describe('preloadPlan', () => {
     expect(preloadProblem({ preload: { type: 'preload', loaded: [], failed: [{ module: 'x', error: 'ModuleNotFoundError: no x' }] } })).toBe(
       'Preload (setting "preload"): could not import x (ModuleNotFoundError: no x)',
     );
+  });
+});
+
+describe('PreloadUsage', () => {
+  it('follows what recent runs import, ignoring anything but the default modules', () => {
+    const usage = new PreloadUsage(3);
+    expect(usage.inUse()).toEqual([]);
+    expect(usage.record(['os', 'json'])).toBe(false);
+    expect(usage.record(['matplotlib.pyplot', 'pandas', 'scipy'])).toBe(true);
+    expect(usage.inUse()).toEqual(['pandas', 'matplotlib.pyplot']);
+    expect(usage.record(['pandas'])).toBe(false);
+    expect(usage.record([])).toBe(false);
+    // The pyplot run falls out of the window of 3: pyplot is no longer preloaded; pandas still is.
+    expect(usage.record([])).toBe(true);
+    expect(usage.inUse()).toEqual(['pandas']);
+    expect(usage.record([])).toBe(true);
+    expect(usage.inUse()).toEqual([]);
+    expect(usage.record([])).toBe(false);
+  });
+
+  it(`looks at the last ${PRELOAD_USAGE_WINDOW} runs by default`, () => {
+    const usage = new PreloadUsage();
+    usage.record(['numpy']);
+    for (let i = 0; i < PRELOAD_USAGE_WINDOW - 1; i++) usage.record([]);
+    expect(usage.inUse()).toEqual(['numpy']);
+    usage.record([]);
+    expect(usage.inUse()).toEqual([]);
   });
 });
 
