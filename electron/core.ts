@@ -95,7 +95,13 @@ export function createCore(options: {
     isKubernetes(s)
       ? new KubernetesBackend(() => loadKubeConfig(s.kubeconfig), { namespace: s.kubernetesNamespace, ...(s.kubernetesRuntimeClass ? { runtimeClassName: s.kubernetesRuntimeClass } : {}) }, owner, bootModules)
       : cli;
-  const engine = new Engine(backendFor(settings), config, { ...options.engine, owner, ...(options.oneShot ? { reapOnStart: false } : {}) });
+  // Matplotlib font lists per image, owner-only like the rest of SANDBAR_HOME (see warm-imports.ts).
+  const engine = new Engine(backendFor(settings), config, {
+    fontCacheDir: path.join(home, 'image-cache'),
+    ...options.engine,
+    owner,
+    ...(options.oneShot ? { reapOnStart: false } : {}),
+  });
   const servers = new ServerManager({
     startTimeoutMs: settings.serverStartTimeoutSec * 1000,
     callTimeoutMs: settings.toolCallTimeoutSec * 1000,
@@ -132,7 +138,8 @@ export function createCore(options: {
     if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
     if (touched(changed, 'runtime', 'kubeconfig', 'kubernetesNamespace', 'kubernetesRuntimeClass')) engine.setBackend(backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
-    if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime')) {
+    const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime'];
+    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload')) {
       engine.updateConfig({ ...engineConfigOf(next), ...options.overrides });
     }
     if (touched(changed, 'serverPolicies')) servers.applyPolicies();

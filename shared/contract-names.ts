@@ -5,6 +5,7 @@ export const METHOD_NAMES = [
   'executions.list',
   'executions.get',
   'executions.facets',
+  'executions.artifact',
   'executions.cancel',
   'executions.rerun',
   'live.snapshot',

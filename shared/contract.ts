@@ -2,6 +2,7 @@
 // once. The router implements it, the IPC and HTTP/SSE transports carry it, the preload exposes it and the
 // renderer's api client calls it; all of them derive their types from this file.
 import { z } from 'zod';
+import type { ArtifactMeta } from './artifacts.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, PoolState, ToolCallRecord } from './execution.js';
 import type { ErrorCode } from './errors.js';
 import type { HealthReport, RuntimeTier } from './health.js';
@@ -49,8 +50,25 @@ export const HistoryQuerySchema = z
 
 // ---- result shapes -------------------------------------------------------------------------------
 
-/** A finished run without its output (the output streams separately, by subscription). */
-export type FinishedExecution = Omit<ExecutionResult, 'stdout' | 'stderr'> & { code: string; servers: string[]; client?: ExecutionSummary['client'] };
+/**
+ * A finished run without its output (the output streams separately, by subscription) and without its
+ * artifacts' bytes: events carry their metadata, and `executions.artifact` serves the bytes on demand.
+ */
+export type FinishedExecution = Omit<ExecutionResult, 'stdout' | 'stderr' | 'artifacts'> & {
+  code: string;
+  servers: string[];
+  client?: ExecutionSummary['client'];
+  artifacts?: ArtifactMeta[];
+};
+
+/** One stored artifact's bytes, for the panel's thumbnails, larger view and save. */
+export interface ArtifactBytes {
+  name: string;
+  mimeType: string;
+  size: number;
+  /** Base64: the same envelope carries it over IPC and HTTP. */
+  data: string;
+}
 
 export interface RunningExecution extends ExecutionSummary {
   startedAt: number | null;
@@ -173,6 +191,16 @@ export const methods = {
   'executions.list': { args: HistoryQuerySchema, result: returns<HistoryPage>() },
   'executions.get': { args: id, result: returns<HistoryDetail | null>() },
   'executions.facets': { args: none, result: returns<HistoryFacets>() },
+  /** One figure, display or file of a run in the history, with its bytes. */
+  'executions.artifact': {
+    args: z
+      .object({
+        runId: z.string().min(1, 'must name an execution').max(200),
+        name: z.string().min(1, 'must name an artifact').max(1024),
+      })
+      .strict(),
+    result: returns<ArtifactBytes>(),
+  },
   'executions.cancel': { args: id, result: returns<{ cancelled: boolean }>() },
   'executions.rerun': { args: id, result: returns<{ id: string }>() },
   'live.snapshot': { args: none, result: returns<LiveSnapshot>() },

@@ -1,4 +1,5 @@
 // What the history store records and answers: the shapes the panel, the CLI and health read.
+import type { ArtifactMeta, RefusedArtifact } from './artifacts.js';
 import type { ExitReason } from './execution.js';
 import type { Limits } from './limits.js';
 
@@ -84,6 +85,10 @@ export interface HistoryDetail extends Omit<HistoryItem, 'codePreview' | 'snippe
   stderrTruncated: boolean;
   containerName: string | null;
   toolCalls: HistoryToolCall[];
+  /** The run's figures, displays and files, without their bytes (`executions.artifact` serves those). */
+  artifacts: ArtifactMeta[];
+  /** What the host would not keep, with the reasons the result stated. */
+  refusedArtifacts: RefusedArtifact[];
 }
 
 export type StatusCounts = Record<HistoryStatus, number>;

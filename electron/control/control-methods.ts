@@ -80,6 +80,12 @@ export function controlMethods(s: ControlServices): MethodTable {
     },
     'executions.get': ({ id }) => s.history.get(id),
     'executions.facets': () => ({ ...s.history.facets(), statuses: [...HISTORY_STATUSES] }),
+    'executions.artifact': ({ runId, name }) => {
+      const artifact = s.history.artifact(runId, name);
+      if (!artifact) throw new AppError('invalid_request', `No artifact '${name}' of execution ${runId} in the history (retention may have removed the run)`);
+      const { data, mimeType, size } = artifact;
+      return { name, mimeType, size, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+    },
     'executions.cancel': ({ id }) => ({ cancelled: s.engine.cancel(id) }),
     'executions.rerun': async ({ id }) => {
       const run = s.history.get(id);

@@ -12,5 +12,6 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     log,
     version: packageInfo().version,
     transport,
+    artifacts: core.history,
   };
 }

@@ -9,9 +9,8 @@ import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine } from '../sandbox/engine.js';
 import { submitWithServers, type ServerCatalog } from '../proxy/submit-with-servers.js';
-import { payloadFromResult } from './result-format.js';
 import { checkRunPythonArgs } from './run-python-args.js';
-import { inputErrorResult, refusalPayload, toolResult } from './tool-result.js';
+import { inputErrorResult, refusalPayload, runToolResult, toolResult } from './tool-result.js';
 
 export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -47,7 +46,7 @@ export async function handleRunPython(
     const handle = submitted.handle;
     const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log);
     const result = await handle.result.finally(stopProgress);
-    return toolResult(payloadFromResult(result, check.servers), mode);
+    return runToolResult(result, check.servers, mode);
   } catch (err) {
     deps.log.error(`run_python failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return toolResult({ status: 'error', summary: 'Unexpected failure', error: errorMessage(err) }, mode);

@@ -40,6 +40,8 @@ export interface SandboxBackend {
   wait(name: string): Promise<SandboxExit>;
   /** Every sandbox any Sandbar instance made on this backend, for the reaper. */
   listOwned(): Promise<OwnedContainer[]>;
+  /** The image's id where the backend can see it (Podman, Docker); Kubernetes pulls on nodes and cannot. */
+  imageId?(image: string): Promise<string | null>;
   /** The enforcement probe: proves each limit with the real flags. */
   probe(spec: ContainerSpec): Promise<ProbeResult>;
   /**

@@ -10,7 +10,7 @@ import type { BackendCapabilities, SandboxBackend, SandboxExit, SharedWarmPool }
 import { buildCapabilities } from './capabilities.js';
 import type { AttachedProcess, ProcessExit } from './command.js';
 import { sandboxSpecOf, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
-import { bootSandbox, explainStartFailure, specKey, type ContainerSpec, type Owner, type StartOptions } from './container-factory.js';
+import { bootExtras, bootSandbox, explainStartFailure, specKey, type ContainerSpec, type Owner, type StartOptions } from './container-factory.js';
 import type { OwnedContainer } from './container-runtime.js';
 import { parseHumanSize, type ContainerMemory } from './container-stats.js';
 import { denyAllNetworkPolicy, labelValue, MANAGED_BY, OWNED_SELECTOR, podManifest, SANDBOX_CONTAINER, type Json } from './pod-manifest.js';
@@ -190,7 +190,8 @@ export class KubernetesBackend implements SandboxBackend {
     }
     const proc = await this.attach(name);
     try {
-      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules() });
+      // Preloads and the font list travel in the boot payload, as for Podman: a pod mounts nothing of the host.
+      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules(), ...bootExtras(options) });
     } catch (err) {
       await this.kill([name]).catch(() => {});
       throw explainStartFailure(spec.image, errorMessage(err));

@@ -98,7 +98,25 @@ export function createFakeApi(): SandbarApi {
       const r = recent.find((x) => x.id === id);
       if (!r) return null;
       const { codePreview: _preview, ...item } = historyItem(r);
-      return { ...item, code: r.code, limits: r.limits, timeoutSec: r.timeoutSec, stdout: '3.4\n', stderr: '', stdoutTruncated: false, stderrTruncated: false, containerName: `sandbar-${r.id}`, toolCalls: [] };
+      return {
+        ...item,
+        code: r.code,
+        limits: r.limits,
+        timeoutSec: r.timeoutSec,
+        stdout: '3.4\n',
+        stderr: '',
+        stdoutTruncated: false,
+        stderrTruncated: false,
+        containerName: `sandbar-${r.id}`,
+        toolCalls: [],
+        artifacts: r.artifacts ?? [],
+        refusedArtifacts: r.refusedArtifacts ?? [],
+      };
+    },
+    'executions.artifact': ({ runId, name }) => {
+      const found = data.fakeArtifact(runId, name);
+      if (!found) throw new ApiCallError({ code: 'invalid_request', message: `No artifact '${name}' of execution ${runId} in the history` });
+      return found;
     },
     'executions.facets': () => ({ clients: ['claude-code', 'cursor'], servers: ['github'], statuses: ['success', 'error', 'timeout', 'memory', 'cancelled', 'output_limit'] }),
     'executions.cancel': ({ id }) => {

@@ -302,6 +302,12 @@ def _install_boot_modules(modules):
         exec(compile(source, filename, 'exec', dont_inherit=True), module.__dict__)
 
 
+def _hook(name, *args):
+    """Calls `name` on each boot module that defines it, in install order (artifacts.py: on_boot/start/end)."""
+    for module_name in BOOT.get('modules') or {}:  # noqa: F821
+        getattr(sys.modules.get(module_name), name, lambda *_: None)(*args)
+
+
 def _wait_for_start(lines):
     # Backstop for pooled containers: if the host vanished without closing stdin, end ourselves.
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
@@ -415,6 +421,7 @@ def _main():
     sandbar = _make_sandbar_module()
     try:
         _install_boot_modules(BOOT.get('modules') or {})  # noqa: F821
+        _hook('on_boot', BOOT, lambda frame: _write_frame(_encode(frame)))  # noqa: F821
     except BaseException:
         _print_text(traceback.format_exc())  # a broken boot module is a host bug: report it, never go ready
         _finish(1, captures)
@@ -430,7 +437,11 @@ def _main():
     if not isinstance(source, str):
         _print_text('sandbar: the start frame has no code\n')
         _finish(1, captures)
-    _finish(_run_user_code(source, context if isinstance(context, dict) else {}, sandbar), captures)
+    _hook('on_start', start)
+    code = _run_user_code(source, context if isinstance(context, dict) else {}, sandbar)
+    if os.getpid() == AGENT_PID:  # not in a child the code forked
+        _hook('on_end')  # figures still open, files in /workspace/out, imports seen (each reports its failures)
+    _finish(code, captures)
 
 
 _main()

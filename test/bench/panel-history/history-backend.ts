@@ -180,6 +180,8 @@ export class HistoryBackend {
       containerName: `sandbar-${i.toString(36)}`,
       toolCallCount: toolCalls.length,
       toolCalls,
+      artifacts: [],
+      refusedArtifacts: [],
     };
   }
 

@@ -46,7 +46,8 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
       const tool = tools[0]!;
       expect(tool.name).toBe('run_python');
       expect(tool.description).toBe(
-        "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution.",
+        "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
+          'Figures (plt.show, display) come back as images; /workspace/out files as links.',
       );
       expect(tool.inputSchema).toEqual({
         type: 'object',

@@ -15,6 +15,7 @@ function makeTable() {
     'executions.list': stub<'executions.list'>(),
     'executions.get': stub<'executions.get'>(),
     'executions.facets': stub<'executions.facets'>(),
+    'executions.artifact': stub<'executions.artifact'>(),
     'executions.cancel': stub<'executions.cancel'>(),
     'executions.rerun': stub<'executions.rerun'>(),
     'live.snapshot': stub<'live.snapshot'>(),

@@ -11,6 +11,7 @@ import {
   type EndpointInfo,
   type Events,
   type FinishedExecution,
+  type ArtifactBytes,
   type HistoryFacets,
   type ImagePullProgress,
   type LiveSnapshot,
@@ -39,6 +40,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'executions.get'>>().toEqualTypeOf<HistoryDetail | null>();
     expectTypeOf<MethodArgs<'executions.facets'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'executions.facets'>>().toEqualTypeOf<HistoryFacets>();
+    expectTypeOf<MethodArgs<'executions.artifact'>>().toEqualTypeOf<{ runId: string; name: string }>();
+    expectTypeOf<MethodResult<'executions.artifact'>>().toEqualTypeOf<ArtifactBytes>();
     expectTypeOf<MethodArgs<'executions.cancel'>>().toEqualTypeOf<Id>();
     expectTypeOf<MethodResult<'executions.cancel'>>().toEqualTypeOf<{ cancelled: boolean }>();
     expectTypeOf<MethodArgs<'executions.rerun'>>().toEqualTypeOf<Id>();
@@ -85,8 +88,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'endpoint.info'>>().toEqualTypeOf<EndpointInfo>();
     expectTypeOf<MethodResult<'endpoint.token'>>().toEqualTypeOf<{ token: string }>();
     expectTypeOf<MethodResult<'endpoint.rotateToken'>>().toEqualTypeOf<{ token: string }>();
-    // 26 methods, each pinned above.
-    expect(METHOD_NAMES).toHaveLength(27);
+    // 28 methods, each pinned above.
+    expect(METHOD_NAMES).toHaveLength(28);
   });
 
   it('pins every event payload', () => {
