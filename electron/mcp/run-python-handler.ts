@@ -8,7 +8,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine } from '../sandbox/engine.js';
-import { submitWithServers, type ServerCatalog } from '../proxy/submit-with-servers.js';
+import { submitWithServers, type PackageProvider, type ServerCatalog } from '../proxy/submit-with-servers.js';
 import { payloadFromResult } from './result-format.js';
 import { checkRunPythonArgs } from './run-python-args.js';
 import { inputErrorResult, refusalPayload, toolResult } from './tool-result.js';
@@ -20,6 +20,8 @@ export interface RunPythonDeps {
   /** Read on every call: limit and output-mode changes apply without a restart. */
   settings: () => Settings;
   servers: ServerCatalog;
+  /** Absent where packages cannot be installed (a Kubernetes runtime). */
+  packages?: PackageProvider;
   log: Logger;
 }
 
@@ -40,7 +42,7 @@ export async function handleRunPython(
   try {
     const submitted = await submitWithServers(
       deps,
-      { code: check.code, servers: check.servers, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
+      { code: check.code, servers: check.servers, packages: check.packages, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
       { signal: extra.signal },
     );
     if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);

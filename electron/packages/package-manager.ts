@@ -10,13 +10,12 @@ import path from 'node:path';
 import { x as extractTar } from 'tar';
 import { AppError } from '../../shared/errors.js';
 import { parseRequirement, MAX_PACKAGES, type PackageFetch } from '../../shared/packages.js';
+import { PACKAGE_LAYERS_MOUNT as LAYERS_MOUNT } from '../sandbox/container-args.js';
 import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
 import { IndexProxy } from './index-proxy.js';
 import { layerKey, LayerStore } from './layer-store.js';
 import { pipSpec, runPipStep, type PipOutcome } from './pip-container.js';
 
-/** Where the layers directory appears in every sandbox (read-only). */
-export const LAYERS_MOUNT = '/opt/sandbar/layers';
 /** An unpinned set is resolved again after this long; until then the same layer serves it. */
 export const RESOLUTION_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -33,6 +32,8 @@ export interface PackageRuntime {
   path: string;
   argsOf(spec: SandboxSpec): string[];
   kill(name: string): Promise<void>;
+  /** The run hardening for `image`, without name and command; the manager sets limits for its helpers. */
+  baseSpec(image: string): Omit<SandboxSpec, 'name' | 'command'>;
 }
 
 export interface PackageManagerOptions {
@@ -40,8 +41,6 @@ export interface PackageManagerOptions {
   indexUrl: () => string;
   capBytes: () => number;
   runtime: () => Promise<PackageRuntime>;
-  /** The run hardening for `image`, without name and command; the manager sets limits for its helpers. */
-  baseSpec: (image: string) => Omit<SandboxSpec, 'name' | 'command'>;
   onFetch?: (fetch: PackageFetch) => void;
   fetchImpl?: typeof fetch;
 }
@@ -186,7 +185,7 @@ export class PackageManager {
     mounts: { source: string; target: string }[] = [],
     onTar?: (chunk: Buffer) => void,
   ): Promise<PipOutcome> {
-    const base = this.options.baseSpec(image);
+    const base = runtime.baseSpec(image);
     const spec = pipSpec({
       ...base,
       name: `sandbar-pkg-${what}-${randomBytes(6).toString('hex')}`,

@@ -30,6 +30,8 @@ export interface EngineConfig {
   queueLimit?: number;
   /** Host calls one run may have in flight; more wait in the sandbox's pipe. */
   maxToolCallsInFlight?: number;
+  /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
+  packageLayers?: string;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
@@ -390,5 +392,6 @@ export function containerSpecOf(config: EngineConfig): ContainerSpec {
     limits: config.limits,
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
+    ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
   };
 }

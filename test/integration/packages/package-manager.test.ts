@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PackageManager } from '../../../electron/packages/package-manager.js';
-import { helperBaseSpec, packageRuntimeOf } from '../../../electron/packages/package-runtime.js';
+import { packageRuntimeOf } from '../../../electron/packages/package-runtime.js';
 import { newOwner } from '../../../electron/sandbox/container-factory.js';
 import { seccompProfileFor } from '../../../electron/sandbox/seccomp-profile.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
@@ -25,14 +25,13 @@ describe.skipIf(!sandbox.available || !pip)('package manager on a real runtime',
     index.add('tinydep', await buildWheel('tinydep', '1.0', { 'tinydep.py': 'VALUE = 41\n' }));
     index.add('tinypkg', await buildWheel('tinypkg', '2.0', { 'tinypkg.py': 'import tinydep\ndef answer():\n    return tinydep.VALUE + 1\n' }, ['tinydep']));
     await index.start();
-    const info = await runtime.resolve();
     const seccompProfile = seccompProfileFor('sandbar');
+    const hardening = { limits: DEFAULT_LIMITS, owner, ...(seccompProfile ? { seccompProfile } : {}), ...(sandbox.runtime?.ociRuntime ? { ociRuntime: sandbox.runtime.ociRuntime } : {}) };
     manager = new PackageManager({
       root: path.join(mkdtempSync(path.join(tmpdir(), 'sandbar-pkg-')), 'packages'),
       indexUrl: () => index.url,
       capBytes: () => 200 * 1024 * 1024,
-      runtime: () => packageRuntimeOf(runtime),
-      baseSpec: (image) => helperBaseSpec(DEFAULT_LIMITS, { image, owner, ulimits: info.ulimits, ...(seccompProfile ? { seccompProfile } : {}), ...(sandbox.runtime?.ociRuntime ? { ociRuntime: sandbox.runtime.ociRuntime } : {}) }),
+      runtime: () => packageRuntimeOf(runtime, hardening),
     });
   }, 60_000);
   afterAll(async () => {
