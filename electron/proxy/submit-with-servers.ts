@@ -36,7 +36,7 @@ export async function submitWithServers(
   if (refusal) return { ok: false, message: refusal };
   if (requirements.length > 0 && !deps.packages) return { ok: false, message: 'This Sandbar cannot install packages with its current runtime.' };
   let mcp: SandboxMcpContext;
-  let layer: string | null = null;
+  let layer: string | null;
   try {
     // Servers start and packages install at the same time; neither counts against the run's timeout.
     [mcp, layer] = await Promise.all([

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import JSZip from 'jszip';
+import { isStrictCi } from '../../ci-mode.js';
 
 export interface FixtureFile {
   filename: string;
@@ -26,10 +27,11 @@ export async function buildWheel(name: string, version: string, files: Record<st
   return { filename: `${dist}-py3-none-any.whl`, data };
 }
 
-/** Debian's python3-pip-whl: pip run from its wheel inside images without pip. */
+/** Debian's python3-pip-whl: pip run from its wheel inside images without pip. Missing in CI is a failure. */
 export function hostPipWheel(): FixtureFile | null {
   const dir = '/usr/share/python-wheels';
   const name = existsSync(dir) ? readdirSync(dir).find((f) => /^pip-[\d.]+-py3-none-any\.whl$/.test(f)) : undefined;
+  if (!name && isStrictCi()) throw new Error(`pip's wheel is missing from ${dir}: install python3-pip-whl (.ci/run does)`);
   return name ? { filename: name, data: readFileSync(`${dir}/${name}`) } : null;
 }
 
