@@ -7,6 +7,7 @@ import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { historyCheck, settingsChecks } from './health/app-checks.js';
+import { packagesCheck } from './health/service-checks.js';
 import { withChecks } from './health/with-checks.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { openWhileRunning } from './history/open-while-running.js';
@@ -208,7 +209,14 @@ export function createCore(options: {
         backend instanceof KubernetesBackend
           ? await collectKubernetesHealth(backend, engine.spec(), { probe })
           : await collectHealth(runtime, engine.owner, engine.spec(), { probe });
-      return withChecks(report, [historyCheck(history.health()), ...settingsChecks(settingsService.warnings)]);
+      const now = settingsService.get();
+      const packages = packagesCheck({
+        index: now.packageIndex,
+        usage: await packageManager.store.usage().catch(() => null),
+        lastProblem: packageManager.lastProblem,
+        available: !isKubernetes(now),
+      });
+      return withChecks(report, [historyCheck(history.health()), ...settingsChecks(settingsService.warnings), packages]);
     },
     dispose: async (graceMs) => {
       stopApplying();

@@ -39,6 +39,13 @@ export async function handleRunPython(
   if (!check.ok) {
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
+  const next = progressValues();
+  // Installing packages can take a while the first time: say so, so the client knows the call is alive.
+  const token = extra._meta?.progressToken;
+  if (check.packages.length > 0 && token !== undefined) {
+    const message = `preparing packages: ${check.packages.join(', ')}`;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next(0), message } }).catch(() => {});
+  }
   try {
     const submitted = await submitWithServers(
       deps,
@@ -47,7 +54,7 @@ export async function handleRunPython(
     );
     if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
     const handle = submitted.handle;
-    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log);
+    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next);
     const result = await handle.result.finally(stopProgress);
     return toolResult(payloadFromResult(result, check.servers), mode);
   } catch (err) {
@@ -61,10 +68,9 @@ export async function handleRunPython(
  * value to increase with every notification of a request; `progressValues` keeps it so whatever the clock
  * says (queued and started at the same instant, a clock step backwards).
  */
-function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger): () => void {
+function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger, next: (value: number) => number): () => void {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => {};
-  const next = progressValues();
   const send = (message: string, progress: number, total: number) => {
     extra
       .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next(progress), total, message } })

@@ -55,6 +55,8 @@ const HELPER_LIMITS = { memory: '1g', tmpSize: '1g', workspaceSize: '16m' } as c
 export class PackageManager {
   readonly store: LayerStore;
   private readonly inFlight = new Map<string, Promise<PreparedPackages>>();
+  /** The latest refusal or failure (health shows it until a later fetch succeeds). */
+  lastProblem: string | null = null;
   private ready: Promise<void> | undefined;
 
   constructor(private readonly options: PackageManagerOptions) {
@@ -96,7 +98,11 @@ export class PackageManager {
     const proxy = new IndexProxy({
       indexUrl: this.options.indexUrl(),
       wheels: { get: (sha) => this.store.getWheel(sha), put: (sha, _name, data) => this.store.putWheel(sha, data) },
-      ...(this.options.onFetch ? { onFetch: this.options.onFetch } : {}),
+      onFetch: (fetch) => {
+        if (fetch.status === 'refused' || fetch.status === 'failed') this.lastProblem = fetch.detail ?? fetch.status;
+        else if (fetch.kind === 'file' && fetch.status === 'ok') this.lastProblem = null;
+        this.options.onFetch?.(fetch);
+      },
       ...(this.options.fetchImpl ? { fetchImpl: this.options.fetchImpl } : {}),
     });
     await new Promise<void>((resolve, reject) => proxy.server.once('error', reject).listen(socket, resolve));
