@@ -9,6 +9,7 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     engine: core.engine,
     settings: () => core.settings,
     servers: core.servers,
+    packages: core.packages,
     log,
     version: packageInfo().version,
     transport,

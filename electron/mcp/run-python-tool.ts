@@ -33,6 +33,8 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
           items: { type: 'string' },
           description: 'Optional list of MCP servers to make available as mcp_<name> proxies',
         },
+        // pip requirements ("duckdb==1.1.3"), wheels only; the name says enough, and tools/list has 1 KiB.
+        packages: { type: 'array', items: { type: 'string' } },
         timeout: {
           type: 'integer',
           minimum: 1,

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { AppError } from '../../shared/errors.js';
 import type { Limits } from '../../shared/limits.js';
 import { buildBootLine, DEFAULT_MAX_FRAME_BYTES, OUT_DIR } from './bootstrap.js';
-import { buildContainerArgs } from './container-args.js';
+import { buildContainerArgs, PACKAGE_LAYERS_MOUNT } from './container-args.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { isCrunHybridFailure } from './runtime-info.js';
 import type { FontList, PreloadPlan } from './warm-imports.js';
@@ -21,11 +21,13 @@ export interface ContainerSpec {
   seccompProfile?: string;
   /** The user's choice of OCI runtime; otherwise the runtime's default (or Sandbar's runc fallback). */
   ociRuntime?: string;
+  /** Host directory of package layers, mounted read-only in every sandbox (a run picks its layer). */
+  packageLayers?: string;
 }
 
 export function specKey(spec: ContainerSpec): string {
   const { limits } = spec;
-  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null]);
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayers ?? '']);
 }
 
 export interface Owner {
@@ -89,6 +91,7 @@ export class ContainerFactory {
       ulimits: info.ulimits,
       ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
+      ...(spec.packageLayers ? { readOnlyMounts: [{ source: spec.packageLayers, target: PACKAGE_LAYERS_MOUNT }] } : {}),
     });
   }
 

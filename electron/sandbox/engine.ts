@@ -36,6 +36,8 @@ export interface EngineConfig {
   artifactCaps?: ArtifactCaps;
   /** Modules each pooled container imports before code arrives; null or absent: the default list. */
   preload?: readonly string[] | null;
+  /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
+  packageLayers?: string;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
@@ -449,5 +451,6 @@ export function containerSpecOf(config: EngineConfig, inUse: readonly string[] =
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
     ...(preload ? { preload } : {}),
+    ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
   };
 }

@@ -331,6 +331,9 @@ def _prebound_names(context):
 def _run_user_code(source, context, sandbar):
     """Run `source` as a fresh __main__ module and return the exit code Python itself would use."""
     sandbar.context = context
+    layer = context.get('packages')
+    if isinstance(layer, str) and layer.startswith('/opt/sandbar/layers/'):
+        sys.path.insert(0, layer)  # the run's package layer (read-only), ahead of the image's own packages
     # Tracebacks read source lines from linecache; mtime None keeps checkcache() from dropping the entry.
     linecache.cache[SANDBOX_FILENAME] = (len(source), None, source.splitlines(True), SANDBOX_FILENAME)
     main = types.ModuleType('__main__')

@@ -57,6 +57,7 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
             description: `Python source code to execute. Call runtime.capability_summary() inside the sandbox for this digest. ${HELPER_SUMMARY}`,
           },
           servers: { type: 'array', items: { type: 'string' }, description: 'Optional list of MCP servers to make available as mcp_<name> proxies' },
+          packages: { type: 'array', items: { type: 'string' } },
           timeout: { type: 'integer', minimum: 1, maximum: 120, default: 30, description: 'Execution timeout in seconds' },
         },
         required: ['code'],

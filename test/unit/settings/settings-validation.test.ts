@@ -72,6 +72,8 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['historyMaxMB', { historyMaxMB: 5 }, 'must be at least 10 MB'],
   ['toolCallTimeoutSec', { toolCallTimeoutSec: 0 }, 'must be at least 1 second'],
   ['launchAtLogin', { launchAtLogin: 1 }, 'must be true or false'],
+  ['packageIndex', { packageIndex: 'file:///etc/' }, 'must be the http(s) URL of a simple package index'],
+  ['packageCacheMB', { packageCacheMB: 1 }, 'must be at least 64 MB'],
   ['imageCapBytes', { imageCapBytes: 100 }, 'must be at least 10000 bytes'],
   ['artifactMaxFiles', { artifactMaxFiles: 101 }, 'must be at most 100'],
   ['artifactMaxBytes', { artifactMaxBytes: -1 }, 'must be at least 0 bytes'],
