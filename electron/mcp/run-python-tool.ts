@@ -13,7 +13,7 @@ export const HELPER_SUMMARY =
   'Run `print(runtime.capability_summary())` for the full manual.';
 
 /** The one line on what comes back besides text (issue 14); the whole tools/list stays under 1 KiB. */
-export const FIGURES_NOTE = 'Figures (plt.show, display) come back as images; /workspace/out files as links.';
+export const FIGURES_NOTE = 'Figures come back as images; /workspace/out files as links.';
 
 export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec'>): Tool {
   return {
@@ -33,8 +33,9 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
           items: { type: 'string' },
           description: 'Optional list of MCP servers to make available as mcp_<name> proxies',
         },
-        // pip requirements ("duckdb==1.1.3"), wheels only; the name says enough, and tools/list has 1 KiB.
-        packages: { type: 'array', items: { type: 'string' } },
+        // pip requirements ("duckdb==1.1.3"), wheels only. The name says enough and tools/list has 1 KiB, so
+        // no description or item schema: the handler checks each entry is a requirement string.
+        packages: { type: 'array' },
         timeout: {
           type: 'integer',
           minimum: 1,
