@@ -33,6 +33,16 @@ export function parseRequirement(text: string): Requirement | { error: string } 
   return { text, name: normalizePackageName(match[1] ?? ''), pinned: /^(===|==)[^,*]+$/.test(clauses) };
 }
 
+/** What a run asked for and got: recorded with it in history. */
+export interface PackagesUsed {
+  requirements: string[];
+  /** The layer's key; null when the image already had everything. */
+  layer: string | null;
+  /** No helper container ran: a cached resolution and an existing layer. */
+  reused: boolean;
+  fetches: PackageFetch[];
+}
+
 /** One request the fetch step made for a run: shown in the run's history and the health view. */
 export interface PackageFetch {
   at: number;

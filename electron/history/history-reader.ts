@@ -2,6 +2,7 @@
 // detail with its tool calls, and counts by status.
 import type { Artifact, ArtifactMeta, ArtifactSource, RefusedArtifact } from '../../shared/artifacts.js';
 import type { ExitReason } from '../../shared/execution.js';
+import type { PackagesUsed } from '../../shared/packages.js';
 import type { Limits } from '../../shared/limits.js';
 import { decodeCursor, encodeCursor, HIT_CLOSE, HIT_OPEN, parseSnippet, SNIPPET_ELLIPSIS, toFtsQuery } from './history-query.js';
 import {
@@ -52,6 +53,7 @@ interface DetailRow extends BaseRow {
   stderr_truncated: number;
   container_name: string | null;
   refused_artifacts: string | null;
+  packages: string | null;
 }
 
 interface ArtifactRow {
@@ -74,6 +76,16 @@ function toArtifactMeta(row: ArtifactRow): ArtifactMeta {
     ...(row.height !== null ? { height: row.height } : {}),
     ...(row.title !== null ? { title: row.title } : {}),
   };
+}
+
+function parsePackages(json: string | null): PackagesUsed | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as PackagesUsed | null;
+    return value && Array.isArray(value.requirements) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 function parseRefused(json: string | null): RefusedArtifact[] {
@@ -231,6 +243,7 @@ export class HistoryReader {
       toolCalls,
       artifacts: this.artifactsStmt.all<ArtifactRow>([id]).map(toArtifactMeta),
       refusedArtifacts: parseRefused(row.refused_artifacts),
+      packages: parsePackages(row.packages),
     };
   }
 

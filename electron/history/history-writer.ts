@@ -53,8 +53,8 @@ export class HistoryWriter {
     private readonly options: HistoryWriterOptions,
   ) {
     this.insertQueued = db.prepare(`INSERT INTO executions
-      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes)
-      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size)
+      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes, packages)
+      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size, @packages)
       ON CONFLICT (id) DO NOTHING`);
     this.insertServer = db.prepare('INSERT OR IGNORE INTO execution_servers (server, execution_seq) VALUES (?, ?)');
     this.markStarted = db.prepare(`UPDATE executions SET status = 'running', started_at = ?, container_name = ? WHERE id = ? AND status = 'queued'`);
@@ -107,6 +107,7 @@ export class HistoryWriter {
     const servers = JSON.stringify(execution.servers);
     const limits = this.options.currentLimits?.();
     const limitsJson = limits ? JSON.stringify(limits) : null;
+    const packages = execution.packages ? JSON.stringify(execution.packages) : null;
     const row = {
       id: execution.id,
       clientName: execution.client?.name ?? 'unknown',
@@ -119,7 +120,8 @@ export class HistoryWriter {
       queuedAt: execution.queuedAt,
       host: this.options.identity.host,
       pid: this.options.identity.pid,
-      size: ROW_OVERHEAD_BYTES + bytes(execution.code) + bytes(servers) + bytes(limitsJson),
+      size: ROW_OVERHEAD_BYTES + bytes(execution.code) + bytes(servers) + bytes(limitsJson) + bytes(packages),
+      packages,
     };
     if (execution.servers.length === 0) {
       this.insertQueued.run(row);

@@ -129,10 +129,16 @@ CREATE TRIGGER artifacts_cleanup AFTER DELETE ON executions BEGIN
 END;
 `;
 
+/** v4: the packages a run asked for, its layer and every fetch made for it (JSON; issue 16). */
+const V4 = `
+ALTER TABLE executions ADD COLUMN packages TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
+  { version: 4, sql: V4 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -3,6 +3,7 @@
 // then submit with their descriptions in the context and host calls limited to exactly them.
 import type { ExecutionRequest } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
+import type { PackageFetch } from '../../shared/packages.js';
 import type { SandboxMcpContext } from '../../shared/proxy.js';
 import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
 import type { RpcHandler } from '../sandbox/execution.js';
@@ -20,14 +21,14 @@ export interface ServerCatalog {
 /** Installed package layers (the PackageManager bound to the current image). */
 export interface PackageProvider {
   /** The layer's path inside the sandbox (null: the image has them all); throws with a reason. */
-  prepare(requirements: readonly string[], signal?: AbortSignal): Promise<{ path: string | null }>;
+  prepare(requirements: readonly string[], signal?: AbortSignal): Promise<{ path: string | null; key: string | null; reused: boolean; fetches: PackageFetch[] }>;
 }
 
 export type SubmitOutcome = { ok: true; handle: ExecutionHandle } | { ok: false; message: string };
 
 export async function submitWithServers(
   deps: { engine: Pick<Engine, 'submit'>; servers: ServerCatalog; packages?: PackageProvider },
-  request: Omit<ExecutionRequest, 'servers' | 'context'> & { servers: string[]; packages?: string[] },
+  request: Omit<ExecutionRequest, 'servers' | 'context' | 'packages'> & { servers: string[]; packages?: string[] },
   options: { signal?: AbortSignal } = {},
 ): Promise<SubmitOutcome> {
   const { packages: requirements = [], ...rest } = request;
@@ -36,17 +37,18 @@ export async function submitWithServers(
   if (refusal) return { ok: false, message: refusal };
   if (requirements.length > 0 && !deps.packages) return { ok: false, message: 'This Sandbar cannot install packages with its current runtime.' };
   let mcp: SandboxMcpContext;
-  let layer: string | null;
+  let prepared: Awaited<ReturnType<PackageProvider['prepare']>> | null;
   try {
     // Servers start and packages install at the same time; neither counts against the run's timeout.
-    [mcp, layer] = await Promise.all([
+    [mcp, prepared] = await Promise.all([
       deps.servers.prepare(servers),
-      requirements.length > 0 && deps.packages ? deps.packages.prepare(requirements, options.signal).then((p) => p.path) : Promise.resolve(null),
+      requirements.length > 0 && deps.packages ? deps.packages.prepare(requirements, options.signal) : Promise.resolve(null),
     ]);
   } catch (err) {
     return { ok: false, message: errorMessage(err) };
   }
-  const context = { mcp, ...(layer ? { packages: layer } : {}) };
-  const handle = deps.engine.submit({ ...rest, servers, context }, { ...options, rpc: deps.servers.rpcFor(servers) });
+  const context = { mcp, ...(prepared?.path ? { packages: prepared.path } : {}) };
+  const packages = prepared ? { packages: { requirements: [...requirements], layer: prepared.key, reused: prepared.reused, fetches: prepared.fetches } } : {};
+  const handle = deps.engine.submit({ ...rest, servers, context, ...packages }, { ...options, rpc: deps.servers.rpcFor(servers) });
   return { ok: true, handle };
 }

@@ -250,6 +250,7 @@ export class Engine {
       code: request.code,
       servers: request.servers ?? [],
       ...(request.client ? { client: request.client } : {}),
+      ...(request.packages ? { packages: request.packages } : {}),
       timeoutSec: clampTimeout(limits, request.timeoutSec),
       queuedAt: Date.now(),
     };

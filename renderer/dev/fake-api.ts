@@ -111,6 +111,7 @@ export function createFakeApi(): SandbarApi {
         toolCalls: [],
         artifacts: r.artifacts ?? [],
         refusedArtifacts: r.refusedArtifacts ?? [],
+        packages: null,
       };
     },
     'executions.artifact': ({ runId, name }) => {

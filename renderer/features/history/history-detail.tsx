@@ -9,6 +9,7 @@ import { CopyButton } from '../../components/copy-button.js';
 import { formatBytes, formatDateTime } from '../../lib/format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
+import { PackagesSection } from './packages-section.js';
 import { CodeBlock } from './code-block.js';
 import { describeExit, statusTone } from './describe-exit.js';
 import { exportRunJson } from './export-json.js';
@@ -122,6 +123,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
           <ArtifactGallery runId={d.id} artifacts={d.artifacts} refused={d.refusedArtifacts} />
         </>
       )}
+      {d.packages && <PackagesSection packages={d.packages} />}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
       <ToolTimeline run={d} calls={d.toolCalls} />
       <h3>Limits in force</h3>

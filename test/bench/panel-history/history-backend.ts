@@ -182,6 +182,7 @@ export class HistoryBackend {
       toolCalls,
       artifacts: [],
       refusedArtifacts: [],
+    packages: null,
     };
   }
 

@@ -4,7 +4,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox } from '../helpers.js';
-import { stdioClient } from '../mcp/mcp-helpers.js';
+import { quietLog, stdioClient, tempHome } from '../mcp/mcp-helpers.js';
+import path from 'node:path';
+import { HISTORY_FILE, HistoryStore } from '../../../electron/history/history-store.js';
 import { buildWheel, FixtureIndex, hostPipWheel } from './package-fixtures.js';
 
 const pip = hostPipWheel();
@@ -16,6 +18,7 @@ function text(result: Awaited<ReturnType<Client['callTool']>>): string {
 describe.skipIf(!sandbox.available || !pip)('run_python with packages', () => {
   const index = new FixtureIndex();
   let client: Client;
+  const home = tempHome();
 
   beforeAll(async () => {
     index.add('pip', pip!);
@@ -25,7 +28,7 @@ describe.skipIf(!sandbox.available || !pip)('run_python with packages', () => {
     index.add('srconly', { filename: 'srconly-1.0.tar.gz', data: Buffer.from('not a wheel') });
     index.add('sharedset', await buildWheel('sharedset', '1.0', { 'sharedset.py': 'OK = True\n' }));
     await index.start();
-    client = await stdioClient({ SANDBAR_PACKAGE_INDEX: index.url });
+    client = await stdioClient({ SANDBAR_PACKAGE_INDEX: index.url, SANDBAR_HOME: home });
   }, 60_000);
   afterAll(async () => {
     await client?.close();
@@ -39,6 +42,20 @@ describe.skipIf(!sandbox.available || !pip)('run_python with packages', () => {
     const second = await client.callTool({ name: 'run_python', arguments: { code: 'import tinypkg\nprint(tinypkg.answer())', packages: ['tinypkg'] } });
     expect(text(second)).toBe('42');
     expect(index.requests.length).toBe(requests);
+    // History keeps what each run asked for and what was fetched for it.
+    const history = new HistoryStore({ file: path.join(home, HISTORY_FILE), logger: quietLog });
+    await history.start();
+    try {
+      const runs = history.list({}).items.filter((r) => r.codePreview.includes('tinypkg')).map((r) => history.get(r.id)!);
+      const [older, newer] = runs.sort((a, b) => a.queuedAt - b.queuedAt);
+      expect(older!.packages).toMatchObject({ requirements: ['tinypkg'], reused: false, layer: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(older!.packages!.fetches.filter((f) => f.kind === 'file' && f.status === 'ok').map((f) => f.url.split('/').pop()).sort()).toEqual(
+        [pip!.filename, 'tinydep-1.0-py3-none-any.whl', 'tinypkg-2.0-py3-none-any.whl'],
+      );
+      expect(newer!.packages).toEqual({ requirements: ['tinypkg'], reused: true, layer: older!.packages!.layer, fetches: [] });
+    } finally {
+      history.dispose();
+    }
     // A run without packages does not see them.
     const plain = await client.callTool({ name: 'run_python', arguments: { code: 'import tinypkg' } });
     expect(plain.isError).toBe(true);

@@ -49,6 +49,7 @@ export function detailOf(item: HistoryItem): HistoryDetail {
     toolCalls: [],
     artifacts: [],
     refusedArtifacts: [],
+    packages: null,
   };
 }
 
