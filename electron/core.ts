@@ -1,11 +1,13 @@
 // Composition root: settings → runtime → pool → engine → proxy → history (the control API and the HTTP
 // listener are added by sandbar-app.ts). Services are wired by hand; constructors do no I/O, start() and
 // dispose() do. Settings changes are applied here, live: nothing needs a restart.
+import { AppError } from '../shared/errors.js';
 import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { historyCheck, settingsChecks } from './health/app-checks.js';
+import { packagesCheck } from './health/service-checks.js';
 import { withChecks } from './health/with-checks.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { openWhileRunning } from './history/open-while-running.js';
@@ -21,12 +23,16 @@ import { CliBackend } from './sandbox/cli-backend.js';
 import { newOwner } from './sandbox/container-factory.js';
 import { ContainerRuntime } from './sandbox/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
+import { PackageManager } from './packages/package-manager.js';
+import { packageRuntimeOf } from './packages/package-runtime.js';
+import type { PackageProvider } from './proxy/submit-with-servers.js';
+import { seccompProfileFor } from './sandbox/seccomp-profile.js';
 import { fileFactsCache } from './sandbox/runtime-facts-cache.js';
 import { collectHealth } from './health/sandbox-checks.js';
 import { KubernetesBackend, loadKubeConfig } from './sandbox/kubernetes-backend.js';
 import { collectKubernetesHealth } from './sandbox/kubernetes-health.js';
 import { engineConfigOf } from './settings/env-config.js';
-import { sandbarHome, SETTINGS_FILE } from './settings/paths.js';
+import { PACKAGES_DIR, sandbarHome, SETTINGS_FILE } from './settings/paths.js';
 import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
@@ -54,6 +60,9 @@ export interface SandbarCore {
     /** Adds a place to ask about this run's calls (its MCP client's elicitation) until it ends. */
     addChannel(runId: string, channel: ApprovalChannel): void;
   };
+  /** Installs `packages` for runs (refused on Kubernetes, where host layers cannot be mounted). */
+  readonly packages: PackageProvider;
+  packageManager: PackageManager;
   /** Long-running surfaces keep discovery live: config files edited while running are picked up. */
   watchServers(): void;
   dispose(graceMs?: number): Promise<void>;
@@ -87,7 +96,6 @@ export function createCore(options: {
     warnings: opened.warning ? [opened.warning] : [],
   });
   const settings = settingsService.get();
-  const config = { ...engineConfigOf(settings), ...options.overrides };
   const choice = runtimeChoice(settings);
   const runtime = new ContainerRuntime({
     env,
@@ -97,13 +105,32 @@ export function createCore(options: {
   });
   // Podman/Docker through their CLI, or pods in a cluster (runtime "kubernetes"); switchable live.
   const owner = options.engine?.owner ?? newOwner();
+  const packageManager = new PackageManager({
+    root: path.join(home, PACKAGES_DIR),
+    indexUrl: () => settingsService.get().packageIndex,
+    capBytes: () => settingsService.get().packageCacheMB * 1024 * 1024,
+    runtime: () => {
+      const s = settingsService.get();
+      const seccompProfile = seccompProfileFor(s.seccomp);
+      return packageRuntimeOf(runtime, { limits: s.limits, owner, ...(seccompProfile ? { seccompProfile } : {}), ...(s.ociRuntime ? { ociRuntime: s.ociRuntime } : {}) });
+    },
+  });
+  // Every sandbox sees the layers read-only; a run with `packages` puts its own layer on sys.path.
+  const withLayers = (s: Settings) => (isKubernetes(s) ? {} : { packageLayers: packageManager.store.layersDir });
+  const config = { ...engineConfigOf(settings), ...withLayers(settings), ...options.overrides };
   const bootModules = options.engine?.bootModules ?? agentBootModules;
   const cli = new CliBackend(runtime, owner, bootModules);
   const backendFor = (s: Settings) =>
     isKubernetes(s)
       ? new KubernetesBackend(() => loadKubeConfig(s.kubeconfig), { namespace: s.kubernetesNamespace, ...(s.kubernetesRuntimeClass ? { runtimeClassName: s.kubernetesRuntimeClass } : {}) }, owner, bootModules)
       : cli;
-  const engine = new Engine(backendFor(settings), config, { ...options.engine, owner, ...(options.oneShot ? { reapOnStart: false } : {}) });
+  // Matplotlib font lists per image, owner-only like the rest of SANDBAR_HOME (see warm-imports.ts).
+  const engine = new Engine(backendFor(settings), config, {
+    fontCacheDir: path.join(home, 'image-cache'),
+    ...options.engine,
+    owner,
+    ...(options.oneShot ? { reapOnStart: false } : {}),
+  });
   // Questions about tool calls from code: every channel at once, the first answer wins.
   const runChannels = new Map<string, ApprovalChannel[]>();
   const broker = new ApprovalBroker({
@@ -161,8 +188,9 @@ export function createCore(options: {
     if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
     if (touched(changed, 'runtime', 'kubeconfig', 'kubernetesNamespace', 'kubernetesRuntimeClass')) engine.setBackend(backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
-    if (touched(changed, 'limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime')) {
-      engine.updateConfig({ ...engineConfigOf(next), ...options.overrides });
+    const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime'];
+    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload')) {
+      engine.updateConfig({ ...engineConfigOf(next), ...withLayers(next), ...options.overrides });
     }
     if (touched(changed, 'serverPolicies')) servers.applyPolicies();
     if (touched(changed, 'mcpServers', 'importClients', 'allowSelfServer', 'httpPort')) {
@@ -179,6 +207,8 @@ export function createCore(options: {
     servers,
     history,
     start: async () => {
+      // The layers directory must exist before any sandbox mounts it.
+      await packageManager.store.init();
       if (options.oneShot) {
         historyRecorded = openWhileRunning((listener) => engine.subscribe(listener), history);
         await engine.start();
@@ -204,13 +234,29 @@ export function createCore(options: {
       broker,
       addChannel: (runId, channel) => runChannels.set(runId, [...(runChannels.get(runId) ?? []), channel]),
     },
+    packageManager,
+    packages: {
+      prepare: (requirements, signal) => {
+        const now = settingsService.get();
+        // Pods in a cluster cannot mount this machine's layers.
+        if (isKubernetes(now)) return Promise.reject(new AppError('invalid_request', 'Packages are not available with the Kubernetes runtime: bake them into the image.'));
+        return packageManager.prepare(requirements, now.image, signal);
+      },
+    },
     health: async ({ probe = true } = {}) => {
       const backend = engine.backend;
       const report =
         backend instanceof KubernetesBackend
           ? await collectKubernetesHealth(backend, engine.spec(), { probe })
           : await collectHealth(runtime, engine.owner, engine.spec(), { probe });
-      return withChecks(report, [historyCheck(history.health()), ...settingsChecks(settingsService.warnings)]);
+      const now = settingsService.get();
+      const packages = packagesCheck({
+        index: now.packageIndex,
+        usage: await packageManager.store.usage().catch(() => null),
+        lastProblem: packageManager.lastProblem,
+        available: !isKubernetes(now),
+      });
+      return withChecks(report, [historyCheck(history.health()), ...settingsChecks(settingsService.warnings), packages]);
     },
     dispose: async (graceMs) => {
       stopApplying();

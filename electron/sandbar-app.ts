@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
+import type { RuntimeTier } from '../shared/health.js';
 import { createCore, type SandbarCore } from './core.js';
 import { mcpDeps } from './mcp/mcp-deps.js';
 import { ClientConfigurator } from './clients/client-configurator.js';
@@ -138,6 +139,10 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     },
   });
 
+  // On demand only: a probe container per installed runtime and tier (loaded lazily, like the doctor's flag).
+  let tiersInFlight: Promise<RuntimeTier[]> | undefined;
+  const probeTiers = async () =>
+    (await import('./sandbox/runtime-tiers.js')).probeEveryTier({ env, platform: process.platform, owner: core.engine.owner, spec: core.engine.spec() });
   const table = controlMethods({
     engine: core.engine,
     history: core.history,
@@ -162,6 +167,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     ...(options.confirmHostExec ? { confirmHostExec: options.confirmHostExec } : {}),
     rerun: (run) => submitAsPanel(core, run),
     previewFlags: (limits) => core.engine.previewArgs(limits),
+    probeTiers: () => (tiersInFlight ??= probeTiers().finally(() => (tiersInFlight = undefined))),
   });
   router = new ControlRouter(table, log);
   router.onConnectionClosed((id) => live.connectionClosed(id));

@@ -3,9 +3,10 @@
 // renderer's api client calls it; all of them derive their types from this file.
 import { z } from 'zod';
 import { APPROVAL_DECISIONS, type ApprovalOutcome, type PendingApproval } from './approvals.js';
+import type { ArtifactMeta } from './artifacts.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, PoolState, ToolCallRecord } from './execution.js';
 import type { ErrorCode } from './errors.js';
-import type { HealthReport } from './health.js';
+import type { HealthReport, RuntimeTier } from './health.js';
 import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
 import type { ServerState, ToolInfo } from './proxy.js';
 import type { Settings } from './settings.js';
@@ -50,8 +51,25 @@ export const HistoryQuerySchema = z
 
 // ---- result shapes -------------------------------------------------------------------------------
 
-/** A finished run without its output (the output streams separately, by subscription). */
-export type FinishedExecution = Omit<ExecutionResult, 'stdout' | 'stderr'> & { code: string; servers: string[]; client?: ExecutionSummary['client'] };
+/**
+ * A finished run without its output (the output streams separately, by subscription) and without its
+ * artifacts' bytes: events carry their metadata, and `executions.artifact` serves the bytes on demand.
+ */
+export type FinishedExecution = Omit<ExecutionResult, 'stdout' | 'stderr' | 'artifacts'> & {
+  code: string;
+  servers: string[];
+  client?: ExecutionSummary['client'];
+  artifacts?: ArtifactMeta[];
+};
+
+/** One stored artifact's bytes, for the panel's thumbnails, larger view and save. */
+export interface ArtifactBytes {
+  name: string;
+  mimeType: string;
+  size: number;
+  /** Base64: the same envelope carries it over IPC and HTTP. */
+  data: string;
+}
 
 export interface RunningExecution extends ExecutionSummary {
   startedAt: number | null;
@@ -174,6 +192,16 @@ export const methods = {
   'executions.list': { args: HistoryQuerySchema, result: returns<HistoryPage>() },
   'executions.get': { args: id, result: returns<HistoryDetail | null>() },
   'executions.facets': { args: none, result: returns<HistoryFacets>() },
+  /** One figure, display or file of a run in the history, with its bytes. */
+  'executions.artifact': {
+    args: z
+      .object({
+        runId: z.string().min(1, 'must name an execution').max(200),
+        name: z.string().min(1, 'must name an artifact').max(1024),
+      })
+      .strict(),
+    result: returns<ArtifactBytes>(),
+  },
   'executions.cancel': { args: id, result: returns<{ cancelled: boolean }>() },
   'executions.rerun': { args: id, result: returns<{ id: string }>() },
   'live.snapshot': { args: none, result: returns<LiveSnapshot>() },
@@ -187,6 +215,8 @@ export const methods = {
   'settings.previewFlags': { args: z.object({ limits: z.record(z.string(), z.unknown()) }).strict(), result: returns<{ argv: string[] }>() },
   'health.get': { args: none, result: returns<HealthReport | null>() },
   'health.probe': { args: none, result: returns<HealthReport>() },
+  /** Probes every runtime and isolation tier installed here (podman, docker, gVisor), whichever is in use. */
+  'health.tiers': { args: none, result: returns<RuntimeTier[]>() },
   'image.pull': { args: z.object({ image: ImageReferenceSchema.optional() }).strict(), result: returns<{ started: boolean; image: string }>() },
   'servers.list': { args: none, result: returns<ServerView[]>() },
   'servers.tools': { args: name, result: returns<ToolInfo[]>() },

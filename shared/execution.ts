@@ -2,6 +2,7 @@
 import type { Artifact, RefusedArtifact } from './artifacts.js';
 import type { ApprovalOutcome, PendingApproval } from './approvals.js';
 import type { Limits } from './limits.js';
+import type { PackagesUsed } from './packages.js';
 
 export const EXIT_REASONS = [
   'success',
@@ -29,6 +30,8 @@ export interface ExecutionRequest {
   timeoutSec?: number;
   servers?: string[];
   client?: ClientInfo;
+  /** The packages prepared for this run (recorded in history; the layer's path travels in `context`). */
+  packages?: PackagesUsed;
   /** Opaque per-run data handed to the agent in the `start` frame (server metadata, later). */
   context?: Record<string, unknown>;
 }
@@ -65,6 +68,7 @@ export interface ExecutionSummary {
   client?: ClientInfo;
   timeoutSec: number;
   queuedAt: number;
+  packages?: PackagesUsed;
 }
 
 /** One proxied call from a sandbox to one of the user's MCP servers. */

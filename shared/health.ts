@@ -51,6 +51,15 @@ export interface CapabilityMatrix {
   limits: Record<EnforcedKey, LimitState>;
 }
 
+/** One installed runtime and isolation tier, probed with the same spec (Health's every-runtime matrix). */
+export interface RuntimeTier {
+  runtime: 'podman' | 'docker';
+  isolation: 'runc' | 'runsc';
+  /** Absent when the tier could not be probed (`error` says why). */
+  capabilities?: CapabilityMatrix;
+  error?: string;
+}
+
 export interface HealthReport {
   /** True only when code can run safely: runtime, image and every enforcement check pass. */
   ok: boolean;

@@ -1,5 +1,7 @@
 // What the history store records and answers: the shapes the panel, the CLI and health read.
+import type { ArtifactMeta, RefusedArtifact } from './artifacts.js';
 import type { ExitReason } from './execution.js';
+import type { PackagesUsed } from './packages.js';
 import type { Limits } from './limits.js';
 
 /** A finished run's status is its exit reason; the other three are runs not (or never) finished. */
@@ -84,6 +86,12 @@ export interface HistoryDetail extends Omit<HistoryItem, 'codePreview' | 'snippe
   stderrTruncated: boolean;
   containerName: string | null;
   toolCalls: HistoryToolCall[];
+  /** The run's figures, displays and files, without their bytes (`executions.artifact` serves those). */
+  artifacts: ArtifactMeta[];
+  /** What the host would not keep, with the reasons the result stated. */
+  refusedArtifacts: RefusedArtifact[];
+  /** `packages` the run asked for: the layer and every fetch made for it; null for runs without. */
+  packages: PackagesUsed | null;
 }
 
 export type StatusCounts = Record<HistoryStatus, number>;

@@ -113,6 +113,21 @@ export const SettingsSchema = z.object({
     .default({}),
   /** A question about a tool call that gets no answer in this time is denied. */
   approvalTimeoutSec: wholeNumber(5, 3600, seconds).default(120),
+  /** A PEP 503 simple index for `packages`; Sandbar's proxy asks only it (and the file links it lists). */
+  packageIndex: z
+    .string({ error: 'must be the http(s) URL of a simple package index' })
+    .trim()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash;
+      } catch {
+        return false;
+      }
+    }, 'must be the http(s) URL of a simple package index, without credentials, query or fragment')
+    .default('https://pypi.org/simple/'),
+  /** Installed package layers and their wheels; the least recently used go past this. */
+  packageCacheMB: wholeNumber(64, 1_000_000, (n) => `${n} MB`).default(2048),
   /** One figure or displayed image larger than this is refused (with the reason in the result). */
   imageCapBytes: wholeNumber(10_000, 8 * 1024 * 1024, bytes).default(350_000),
   /** Files under /workspace/out a run may hand back, and their total size. */

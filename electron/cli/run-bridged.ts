@@ -4,6 +4,7 @@
 import type { ExitReason } from '../../shared/execution.js';
 import { packageInfo } from '../package-info.js';
 import type { BridgeTarget } from '../instance-file.js';
+import { STRUCTURED_META_KEY } from '../mcp/result-format.js';
 import { callToolOnce } from './mcp-call-once.js';
 
 export interface BridgedRun {
@@ -19,7 +20,8 @@ export async function runBridged(target: BridgeTarget, run: { code: string; serv
   const args = { code: run.code, ...(run.servers.length ? { servers: run.servers } : {}), ...(run.timeout ? { timeout: run.timeout } : {}) };
   const result = await callToolOnce(target.url, target.token, { name: 'run_python', arguments: args }, { name: 'sandbar-cli', version: packageInfo().version });
   if (!result) return null;
-  const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+  // A result with figures or files carries its payload in _meta instead (see STRUCTURED_META_KEY).
+  const structured = (result.structuredContent ?? result._meta?.[STRUCTURED_META_KEY] ?? {}) as Record<string, unknown>;
   const exitReason = (structured.exitReason as ExitReason | undefined) ?? (result.isError ? 'error' : 'success');
   if (!run.json) {
     process.stdout.write(lines(structured.stdout));

@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryQuery } from '../../shared/history.js';
 import { LimitsSchema, type Limits } from '../../shared/limits.js';
 import type { SettingsChange, SettingsView } from '../../shared/contract.js';
+import type { RuntimeTier } from '../../shared/health.js';
 import type { Settings } from '../../shared/settings.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { HostExecChange } from '../settings/host-exec-fields.js';
@@ -51,6 +52,8 @@ export interface ControlServices {
   rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
   /** The container command line for these limits under the current runtime and image. */
   previewFlags(limits: Limits): Promise<string[]>;
+  /** Every installed runtime and isolation tier, probed with the current spec. */
+  probeTiers(): Promise<RuntimeTier[]>;
   /** The desktop's native dialog for host-executing settings; absent (headless) means they are refused. */
   confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
 }
@@ -79,6 +82,12 @@ export function controlMethods(s: ControlServices): MethodTable {
     },
     'executions.get': ({ id }) => s.history.get(id),
     'executions.facets': () => ({ ...s.history.facets(), statuses: [...HISTORY_STATUSES] }),
+    'executions.artifact': ({ runId, name }) => {
+      const artifact = s.history.artifact(runId, name);
+      if (!artifact) throw new AppError('invalid_request', `No artifact '${name}' of execution ${runId} in the history (retention may have removed the run)`);
+      const { data, mimeType, size } = artifact;
+      return { name, mimeType, size, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+    },
     'executions.cancel': ({ id }) => ({ cancelled: s.engine.cancel(id) }),
     'executions.rerun': async ({ id }) => {
       const run = s.history.get(id);
@@ -114,6 +123,7 @@ export function controlMethods(s: ControlServices): MethodTable {
     },
     'health.get': () => s.health.latest,
     'health.probe': () => s.health.probe(),
+    'health.tiers': () => s.probeTiers(),
     'image.pull': ({ image }) => {
       const name = image ?? s.settings.get().image;
       return { ...s.images.start(name), image: name };

@@ -101,9 +101,16 @@ export class LiveMonitor {
       case 'finished': {
         // Output still waiting is delivered before the run is announced as finished.
         this.flush();
-        const { stdout: _o, stderr: _e, ...result } = event.result;
+        const { stdout: _o, stderr: _e, artifacts, ...result } = event.result;
         const summary = this.summaries.get(result.id);
-        const finished: FinishedExecution = { ...result, code: summary?.code ?? '', servers: summary?.servers ?? [], ...(summary?.client ? { client: summary.client } : {}) };
+        const finished: FinishedExecution = {
+          ...result,
+          code: summary?.code ?? '',
+          servers: summary?.servers ?? [],
+          ...(summary?.client ? { client: summary.client } : {}),
+          // Metadata only: the bytes stay in the history, and the panel asks for the ones it shows.
+          ...(artifacts?.length ? { artifacts: artifacts.map(({ data: _d, ...meta }) => meta) } : {}),
+        };
         this.recent.unshift(finished);
         this.recent.length = Math.min(this.recent.length, RECENT_LIMIT);
         this.tails.delete(result.id);

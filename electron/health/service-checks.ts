@@ -34,3 +34,13 @@ export function serversCheck(servers: readonly ServerView[]): HealthCheck {
   const which = crashed.map((s) => `${s.name}${s.lastError ? ` (${s.lastError})` : ''}`).join('; ');
   return { ...base, status: 'warn', detail: `${detail} Crashed: ${which}`, hint: 'Open the Servers view to see the error and restart the server.' };
 }
+
+export function packagesCheck(state: { index: string; usage: { layers: number; bytes: number; capBytes: number } | null; lastProblem: string | null; available: boolean }): HealthCheck {
+  const base = { id: 'packages', label: 'Packages' };
+  if (!state.available) return { ...base, status: 'ok', detail: 'Not available with the Kubernetes runtime: bake packages into the image.' };
+  const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+  const cache = state.usage ? `${state.usage.layers} layer${state.usage.layers === 1 ? '' : 's'}, ${mb(state.usage.bytes)} of ${mb(state.usage.capBytes)}` : 'empty';
+  const detail = `Index ${state.index}; cache ${cache}.`;
+  if (state.lastProblem) return { ...base, status: 'warn', detail: `${detail} Last fetch problem: ${state.lastProblem}`, hint: 'Check packageIndex in the settings and that this machine can reach it.' };
+  return { ...base, status: 'ok', detail };
+}

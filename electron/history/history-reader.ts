@@ -1,6 +1,8 @@
 // Answers the panel and the CLI: newest-first keyset pages with filters and full-text search, one run in
 // detail with its tool calls, and counts by status.
+import type { Artifact, ArtifactMeta, ArtifactSource, RefusedArtifact } from '../../shared/artifacts.js';
 import type { ExitReason } from '../../shared/execution.js';
+import type { PackagesUsed } from '../../shared/packages.js';
 import type { Limits } from '../../shared/limits.js';
 import { decodeCursor, encodeCursor, HIT_CLOSE, HIT_OPEN, parseSnippet, SNIPPET_ELLIPSIS, toFtsQuery } from './history-query.js';
 import {
@@ -50,6 +52,50 @@ interface DetailRow extends BaseRow {
   stdout_truncated: number;
   stderr_truncated: number;
   container_name: string | null;
+  refused_artifacts: string | null;
+  packages: string | null;
+}
+
+interface ArtifactRow {
+  name: string;
+  mime_type: string;
+  size: number;
+  source: ArtifactSource;
+  width: number | null;
+  height: number | null;
+  title: string | null;
+}
+
+function toArtifactMeta(row: ArtifactRow): ArtifactMeta {
+  return {
+    name: row.name,
+    mimeType: row.mime_type,
+    size: row.size,
+    source: row.source,
+    ...(row.width !== null ? { width: row.width } : {}),
+    ...(row.height !== null ? { height: row.height } : {}),
+    ...(row.title !== null ? { title: row.title } : {}),
+  };
+}
+
+function parsePackages(json: string | null): PackagesUsed | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as PackagesUsed | null;
+    return value && Array.isArray(value.requirements) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseRefused(json: string | null): RefusedArtifact[] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? (value as RefusedArtifact[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 interface ToolCallRow {
@@ -145,6 +191,8 @@ function listSql(query: HistoryQuery, rows: number): { sql: string; params: SqlV
 export class HistoryReader {
   private readonly detailStmt: SqlStatement;
   private readonly toolCallsStmt: SqlStatement;
+  private readonly artifactsStmt: SqlStatement;
+  private readonly artifactStmt: SqlStatement;
   /** Listing SQL varies with the filters; a handful of shapes cover every screen, so each is prepared once. */
   private readonly listStmts = new Map<string, SqlStatement>();
 
@@ -153,6 +201,9 @@ export class HistoryReader {
     this.toolCallsStmt = db.prepare(
       'SELECT server, tool, started_at, duration_ms, is_error, bytes_in, bytes_out, error FROM tool_calls WHERE execution_id = ? ORDER BY started_at, id',
     );
+    const artifactColumns = 'name, mime_type, size, source, width, height, title';
+    this.artifactsStmt = db.prepare(`SELECT ${artifactColumns} FROM artifacts WHERE execution_id = ? ORDER BY position, id`);
+    this.artifactStmt = db.prepare(`SELECT ${artifactColumns}, data FROM artifacts WHERE execution_id = ? AND name = ?`);
   }
 
   list(query: HistoryQuery = {}): HistoryPage {
@@ -190,7 +241,18 @@ export class HistoryReader {
       containerName: row.container_name,
       toolCallCount: toolCalls.length,
       toolCalls,
+      artifacts: this.artifactsStmt.all<ArtifactRow>([id]).map(toArtifactMeta),
+      refusedArtifacts: parseRefused(row.refused_artifacts),
+      packages: parsePackages(row.packages),
     };
+  }
+
+  /** One artifact of one run with its bytes; null when the run or the name is not in the history. */
+  artifact(runId: string, name: string): Artifact | null {
+    const row = this.artifactStmt.get<ArtifactRow & { data: Uint8Array }>([runId, name]);
+    if (!row) return null;
+    // Either driver's bytes (a Buffer or a plain Uint8Array) as a plain view, so callers see one type.
+    return { ...toArtifactMeta(row), data: new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength) };
   }
 
   /** The values the panel's filters offer: every client and server that appears in the history. */

@@ -73,6 +73,7 @@ export class HistoryRetention {
       // Only settled runs are in the index, and they all go: the index ends up exactly empty.
       this.db.exec(`INSERT INTO executions_fts (executions_fts) VALUES ('delete-all')`);
       this.db.exec(`DELETE FROM tool_calls WHERE execution_id IN (SELECT id FROM executions WHERE ${SETTLED})`);
+      this.db.exec(`DELETE FROM artifacts WHERE execution_id IN (SELECT id FROM executions WHERE ${SETTLED})`);
       this.db.exec(`DELETE FROM execution_servers WHERE execution_seq IN (SELECT seq FROM executions WHERE ${SETTLED})`);
       const { changes } = this.db.prepare(`DELETE FROM executions WHERE ${SETTLED}`).run();
       this.db.exec(trigger.sql);
@@ -96,7 +97,7 @@ export class HistoryRetention {
   }
 
   private remove(seqs: number[]): number {
-    // The cleanup trigger also drops the run's search entry, servers and tool calls.
+    // The cleanup trigger also drops the run's search entry, servers, tool calls and artifacts.
     return this.db.transaction(() => seqs.reduce((n, seq) => n + this.deleteOne.run([seq]).changes, 0));
   }
 }

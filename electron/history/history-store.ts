@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { Artifact } from '../../shared/artifacts.js';
 import type { EngineEvent } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { Limits } from '../../shared/limits.js';
@@ -135,6 +136,11 @@ export class HistoryStore {
 
   get(id: string): HistoryDetail | null {
     return this.ready().reader.get(id);
+  }
+
+  /** One stored figure, display or file with its bytes; null when the run or the name is unknown. */
+  artifact(runId: string, name: string): Artifact | null {
+    return this.ready().reader.artifact(runId, name);
   }
 
   facets(): { clients: string[]; servers: string[] } {

@@ -1,5 +1,6 @@
 // Records the engine's event stream: a row when a run is queued (so a crash never loses it), updated when
 // it starts and when it finishes, plus one row per proxied tool call. Methods throw; the store catches.
+import type { Artifact } from '../../shared/artifacts.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, ToolCallRecord } from '../../shared/execution.js';
 import type { Limits } from '../../shared/limits.js';
 import { truncateUtf8 } from '../sandbox/output-capture.js';
@@ -13,6 +14,8 @@ export const HISTORY_STREAM_CAP_BYTES = 256 * 1024;
 /** Fixed per-row and per-tool-call costs in the size that retention adds up. */
 export const ROW_OVERHEAD_BYTES = 256;
 export const TOOL_CALL_BYTES = 96;
+/** Fixed per-artifact cost on top of its bytes. */
+export const ARTIFACT_OVERHEAD_BYTES = 128;
 
 /** Which process wrote a row, so a later start can tell a dead writer's runs from a live one's. */
 export interface WriterIdentity {
@@ -42,6 +45,7 @@ export class HistoryWriter {
   private readonly upsertFinished: SqlStatement;
   private readonly insertToolCall: SqlStatement;
   private readonly addSize: SqlStatement;
+  private readonly insertArtifact: SqlStatement;
 
   /** Built by the store once the database is open and migrated; statements are prepared once here. */
   constructor(
@@ -49,22 +53,23 @@ export class HistoryWriter {
     private readonly options: HistoryWriterOptions,
   ) {
     this.insertQueued = db.prepare(`INSERT INTO executions
-      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes)
-      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size)
+      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes, packages)
+      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size, @packages)
       ON CONFLICT (id) DO NOTHING`);
     this.insertServer = db.prepare('INSERT OR IGNORE INTO execution_servers (server, execution_seq) VALUES (?, ?)');
     this.markStarted = db.prepare(`UPDATE executions SET status = 'running', started_at = ?, container_name = ? WHERE id = ? AND status = 'queued'`);
     this.upsertFinished = db.prepare(`INSERT INTO executions
       (id, client_name, code, limits, timeout_sec, status, exit_reason, exit_code, queued_at, started_at, finished_at, duration_ms,
-       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes)
+       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes, refused_artifacts)
       VALUES (@id, 'unknown', '', @limits, @timeoutSec, @status, @status, @exitCode, @queuedAt, @startedAt, @finishedAt, @durationMs,
-       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES})
+       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES}, @refused)
       ON CONFLICT (id) DO UPDATE SET
         limits = excluded.limits, timeout_sec = excluded.timeout_sec, status = excluded.status, exit_reason = excluded.exit_reason,
         exit_code = excluded.exit_code, started_at = coalesce(excluded.started_at, executions.started_at),
         finished_at = excluded.finished_at, duration_ms = excluded.duration_ms, stdout = excluded.stdout, stderr = excluded.stderr,
         stdout_truncated = excluded.stdout_truncated, stderr_truncated = excluded.stderr_truncated, error = excluded.error,
-        container_name = coalesce(excluded.container_name, executions.container_name), size_bytes = executions.size_bytes + @size
+        container_name = coalesce(excluded.container_name, executions.container_name), size_bytes = executions.size_bytes + @size,
+        refused_artifacts = excluded.refused_artifacts
       WHERE executions.status IN ('queued', 'running', 'interrupted')`);
     // A call whose run has no row (recorded before this store started) would never be cleaned up: skip it.
     this.insertToolCall = db.prepare(`INSERT INTO tool_calls
@@ -72,6 +77,10 @@ export class HistoryWriter {
       SELECT @id, @server, @tool, @startedAt, @durationMs, @isError, @bytesIn, @bytesOut, @error
       WHERE EXISTS (SELECT 1 FROM executions WHERE id = @id)`);
     this.addSize = db.prepare('UPDATE executions SET size_bytes = size_bytes + ? WHERE id = ?');
+    // A name the run already stored (a finish recorded twice) keeps its first bytes.
+    this.insertArtifact = db.prepare(`INSERT OR IGNORE INTO artifacts
+      (execution_id, position, name, mime_type, size, source, width, height, title, data)
+      VALUES (@id, @position, @name, @mimeType, @size, @source, @width, @height, @title, @data)`);
   }
 
   handle(event: EngineEvent): void {
@@ -98,6 +107,7 @@ export class HistoryWriter {
     const servers = JSON.stringify(execution.servers);
     const limits = this.options.currentLimits?.();
     const limitsJson = limits ? JSON.stringify(limits) : null;
+    const packages = execution.packages ? JSON.stringify(execution.packages) : null;
     const row = {
       id: execution.id,
       clientName: execution.client?.name ?? 'unknown',
@@ -110,7 +120,8 @@ export class HistoryWriter {
       queuedAt: execution.queuedAt,
       host: this.options.identity.host,
       pid: this.options.identity.pid,
-      size: ROW_OVERHEAD_BYTES + bytes(execution.code) + bytes(servers) + bytes(limitsJson),
+      size: ROW_OVERHEAD_BYTES + bytes(execution.code) + bytes(servers) + bytes(limitsJson) + bytes(packages),
+      packages,
     };
     if (execution.servers.length === 0) {
       this.insertQueued.run(row);
@@ -127,7 +138,30 @@ export class HistoryWriter {
     const stdout = capStream(result.stdout);
     const stderr = capStream(result.stderr);
     const error = result.message ?? null;
-    this.upsertFinished.run({
+    const artifacts = result.artifacts ?? [];
+    const refused = result.refusedArtifacts?.length ? JSON.stringify(result.refusedArtifacts) : null;
+    if (artifacts.length === 0) {
+      this.upsertFinished.run(this.finishedRow(result, stdout, stderr, error, refused, 0));
+      return;
+    }
+    // The row and its artifacts land together; a finish that updated nothing (already settled) adds none.
+    this.db.transaction(() => {
+      const artifactBytes = artifacts.reduce((n, a) => n + artifactCost(a), 0);
+      const { changes } = this.upsertFinished.run(this.finishedRow(result, stdout, stderr, error, refused, artifactBytes));
+      if (changes === 0) return;
+      artifacts.forEach((a, position) => this.insertArtifact.run(artifactRow(result.id, position, a)));
+    });
+  }
+
+  private finishedRow(
+    result: ExecutionResult,
+    stdout: { text: string; cut: boolean },
+    stderr: { text: string; cut: boolean },
+    error: string | null,
+    refused: string | null,
+    artifactBytes: number,
+  ) {
+    return {
       id: result.id,
       limits: JSON.stringify(result.limits),
       timeoutSec: result.timeoutSec,
@@ -145,8 +179,9 @@ export class HistoryWriter {
       containerName: result.containerName ?? null,
       host: this.options.identity.host,
       pid: this.options.identity.pid,
-      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error),
-    });
+      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error) + bytes(refused) + artifactBytes,
+      refused,
+    };
   }
 
   toolCall(call: ToolCallRecord): void {
@@ -165,4 +200,23 @@ export class HistoryWriter {
       if (changes > 0) this.addSize.run([TOOL_CALL_BYTES + bytes(call.error), call.executionId]);
     });
   }
+}
+
+function artifactCost(a: Artifact): number {
+  return ARTIFACT_OVERHEAD_BYTES + a.data.byteLength + bytes(a.name) + bytes(a.title);
+}
+
+function artifactRow(id: string, position: number, a: Artifact) {
+  return {
+    id,
+    position,
+    name: a.name,
+    mimeType: a.mimeType,
+    size: a.data.byteLength,
+    source: a.source,
+    width: a.width ?? null,
+    height: a.height ?? null,
+    title: a.title ?? null,
+    data: a.data,
+  };
 }

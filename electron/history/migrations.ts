@@ -102,9 +102,43 @@ CREATE TRIGGER executions_cleanup AFTER DELETE ON executions BEGIN
 END;
 `;
 
+/**
+ * v3: a run's figures, displays and /workspace/out files (issue 14), kept until the run goes; and what the
+ * host refused, with reasons (JSON). Their bytes count in size_bytes, so retention by size removes them
+ * with the run, and a trigger of their own removes them with any deleted run. A rowid table: the bytes live
+ * in overflow pages, and listing a run's artifacts never reads them.
+ */
+const V3 = `
+ALTER TABLE executions ADD COLUMN refused_artifacts TEXT;
+CREATE TABLE artifacts (
+  id INTEGER PRIMARY KEY,
+  execution_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  mime_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  width INTEGER,
+  height INTEGER,
+  title TEXT,
+  data BLOB NOT NULL,
+  UNIQUE (execution_id, name)
+);
+CREATE TRIGGER artifacts_cleanup AFTER DELETE ON executions BEGIN
+  DELETE FROM artifacts WHERE execution_id = old.id;
+END;
+`;
+
+/** v4: the packages a run asked for, its layer and every fetch made for it (JSON; issue 16). */
+const V4 = `
+ALTER TABLE executions ADD COLUMN packages TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
+  { version: 3, sql: V3 },
+  { version: 4, sql: V4 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

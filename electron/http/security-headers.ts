@@ -3,13 +3,14 @@
 
 /**
  * Everything from the app origin only. `style-src 'unsafe-inline'` is for React's `style={...}` attributes
- * (layout widths, bars); scripts stay strictly 'self' (no inline, no eval).
+ * (layout widths, bars); scripts stay strictly 'self' (no inline, no eval). `img-src blob:` is for run
+ * figures, fetched as bytes and shown through object URLs (PNG and JPEG only; SVG is never rendered).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

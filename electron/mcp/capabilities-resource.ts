@@ -1,7 +1,7 @@
 // The capabilities resource [compat]: same URI, name and gist as the reference's, so agents that read it
 // first keep working.
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
-import { HELPER_SUMMARY } from './run-python-tool.js';
+import { FIGURES_NOTE, HELPER_SUMMARY } from './run-python-tool.js';
 
 export const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
 
@@ -17,6 +17,7 @@ ${HELPER_SUMMARY}
 - Call tools with keyword arguments: \`await mcp_<alias>.<tool>(arg=value)\`. A failed call raises \`runtime.MCPError\`.
 - Server configs support \`cwd\`: check \`runtime.describe_server(name)\` or \`runtime.list_loaded_server_metadata()\`; when \`cwd\` is absent the server runs in the host's working directory.
 - Every run is a fresh container with no network: nothing persists between runs.
+- ${FIGURES_NOTE} PNG/JPEG inline (up to 8), the rest as \`sandbar://runs/<runId>/artifacts/<name>\` links readable with \`resources/read\` while the run is in the history.
 
 Resource URI: ${CAPABILITIES_URI}
 `;

@@ -9,8 +9,10 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     engine: core.engine,
     settings: () => core.settings,
     servers: core.servers,
+    packages: core.packages,
     log,
     version: packageInfo().version,
     transport,
+    artifacts: core.history,
   };
 }

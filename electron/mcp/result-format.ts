@@ -2,6 +2,12 @@
 // structured payload, compact by default or TOON-style when asked. Sandbar adds exitReason/durationMs.
 import type { ExecutionResult } from '../../shared/execution.js';
 
+/**
+ * A result with images or links carries no structuredContent (clients would drop the images); it keeps the
+ * structured payload under this `_meta` key instead, for `sandbar run` and other readers of the payload.
+ */
+export const STRUCTURED_META_KEY = 'sandbar/result';
+
 export type ResultStatus = 'success' | 'error' | 'timeout' | 'validation_error';
 
 export interface ResultPayload {

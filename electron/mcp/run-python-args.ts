@@ -1,9 +1,10 @@
 // Validates `run_python` arguments with the reference's messages [compat]: schema errors read like
 // Python's jsonschema ("'code' is a required property", "0 is less than the minimum of 1"), since
 // agents and prompts have learnt to read them.
+import { MAX_PACKAGES, parseRequirement } from '../../shared/packages.js';
 
 export type ArgsCheck =
-  | { ok: true; code: string; servers: string[]; timeout: number | undefined }
+  | { ok: true; code: string; servers: string[]; packages: string[]; timeout: number | undefined }
   /** A schema violation: an error result with no structured content, as the SDK layer gave. */
   | { ok: false; kind: 'schema'; message: string }
   /** Passed the schema but unusable: a `validation_error` status result. */
@@ -34,6 +35,16 @@ export function checkRunPythonArgs(args: Record<string, unknown> | undefined, li
     const bad = a.servers.find((s) => typeof s !== 'string');
     if (bad !== undefined) return schemaError(`${pyRepr(bad)} is not of type 'string'`);
   }
+  if ('packages' in a) {
+    if (!Array.isArray(a.packages)) return schemaError(`${pyRepr(a.packages)} is not of type 'array'`);
+    const bad = a.packages.find((s) => typeof s !== 'string');
+    if (bad !== undefined) return schemaError(`${pyRepr(bad)} is not of type 'string'`);
+    if (a.packages.length > MAX_PACKAGES) return { ok: false, kind: 'validation', message: `At most ${MAX_PACKAGES} packages per run.` };
+    for (const text of a.packages as string[]) {
+      const parsed = parseRequirement(text);
+      if ('error' in parsed) return { ok: false, kind: 'validation', message: `packages: ${parsed.error}` };
+    }
+  }
   let timeout: number | undefined;
   if ('timeout' in a) {
     const t = a.timeout;
@@ -51,5 +62,5 @@ export function checkRunPythonArgs(args: Record<string, unknown> | undefined, li
       message: `Code is ${Math.ceil(bytes / 1024)} KiB; the limit is ${Math.floor(limits.maxCodeBytes / 1024)} KiB. Send a shorter script.`,
     };
   }
-  return { ok: true, code: a.code, servers: (a.servers as string[] | undefined) ?? [], timeout };
+  return { ok: true, code: a.code, servers: (a.servers as string[] | undefined) ?? [], packages: (a.packages as string[] | undefined) ?? [], timeout };
 }

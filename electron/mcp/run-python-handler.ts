@@ -8,10 +8,9 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine } from '../sandbox/engine.js';
-import { submitWithServers, type ServerCatalog } from '../proxy/submit-with-servers.js';
-import { payloadFromResult } from './result-format.js';
+import { submitWithServers, type PackageProvider, type ServerCatalog } from '../proxy/submit-with-servers.js';
 import { checkRunPythonArgs } from './run-python-args.js';
-import { inputErrorResult, refusalPayload, toolResult } from './tool-result.js';
+import { inputErrorResult, refusalPayload, runToolResult, toolResult } from './tool-result.js';
 
 export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -20,6 +19,8 @@ export interface RunPythonDeps {
   /** Read on every call: limit and output-mode changes apply without a restart. */
   settings: () => Settings;
   servers: ServerCatalog;
+  /** Absent where packages cannot be installed (a Kubernetes runtime). */
+  packages?: PackageProvider;
   log: Logger;
 }
 
@@ -37,17 +38,24 @@ export async function handleRunPython(
   if (!check.ok) {
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
+  const next = progressValues();
+  // Installing packages can take a while the first time: say so, so the client knows the call is alive.
+  const token = extra._meta?.progressToken;
+  if (check.packages.length > 0 && token !== undefined) {
+    const message = `preparing packages: ${check.packages.join(', ')}`;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next(0), message } }).catch(() => {});
+  }
   try {
     const submitted = await submitWithServers(
       deps,
-      { code: check.code, servers: check.servers, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
+      { code: check.code, servers: check.servers, packages: check.packages, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
       { signal: extra.signal },
     );
     if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
     const handle = submitted.handle;
-    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log);
+    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next);
     const result = await handle.result.finally(stopProgress);
-    return toolResult(payloadFromResult(result, check.servers), mode);
+    return runToolResult(result, check.servers, mode);
   } catch (err) {
     deps.log.error(`run_python failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return toolResult({ status: 'error', summary: 'Unexpected failure', error: errorMessage(err) }, mode);
@@ -59,10 +67,9 @@ export async function handleRunPython(
  * value to increase with every notification of a request; `progressValues` keeps it so whatever the clock
  * says (queued and started at the same instant, a clock step backwards).
  */
-function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger): () => void {
+function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger, next: (value: number) => number): () => void {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => {};
-  const next = progressValues();
   const send = (message: string, progress: number, total: number) => {
     extra
       .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next(progress), total, message } })

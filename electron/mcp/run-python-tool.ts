@@ -1,6 +1,6 @@
 // The one tool, `run_python` [compat]: its description, input schema and helper summary are what prompts
 // written for the reference bridge expect, so they stay word for word (minus save_tool, which Sandbar
-// does not offer: code from one run never executes in a later one).
+// does not offer: code from one run never executes in a later one), plus one line saying figures come back.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../../shared/limits.js';
 
@@ -12,11 +12,15 @@ export const HELPER_SUMMARY =
   'Use `discovered_servers(detailed=True)` for descriptions. 2. CALL: `await mcp_server.tool()`. ' +
   'Run `print(runtime.capability_summary())` for the full manual.';
 
+/** The one line on what comes back besides text (issue 14); the whole tools/list stays under 1 KiB. */
+export const FIGURES_NOTE = 'Figures come back as images; /workspace/out files as links.';
+
 export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec'>): Tool {
   return {
     name: TOOL_NAME,
     description:
-      "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution.",
+      "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
+      FIGURES_NOTE,
     inputSchema: {
       type: 'object',
       properties: {
@@ -29,6 +33,9 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
           items: { type: 'string' },
           description: 'Optional list of MCP servers to make available as mcp_<name> proxies',
         },
+        // pip requirements ("duckdb==1.1.3"), wheels only. The name says enough and tools/list has 1 KiB, so
+        // no description or item schema: the handler checks each entry is a requirement string.
+        packages: { type: 'array' },
         timeout: {
           type: 'integer',
           minimum: 1,

@@ -1,15 +1,18 @@
-// Builds one MCP server (one per HTTP session, one for stdio): identity, the run_python tool and the
-// capabilities resource. Uses the SDK's low-level Server so the tool schema is exactly the reference's.
+// Builds one MCP server (one per HTTP session, one for stdio): identity, the run_python tool, the
+// capabilities resource and the runs' artifacts (a resource template). Uses the SDK's low-level Server so
+// the tool schema is exactly the reference's.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientInfo } from '../../shared/execution.js';
+import { ARTIFACT_TEMPLATE, readArtifact, type ArtifactStore } from './artifact-resource.js';
 import { CAPABILITIES_RESOURCE, CAPABILITIES_TEXT, CAPABILITIES_URI } from './capabilities-resource.js';
 import { handleRunPython, type RunPythonDeps } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
@@ -18,6 +21,8 @@ import { refusalPayload, toolResult } from './tool-result.js';
 export interface McpServerDeps extends RunPythonDeps {
   version: string;
   transport: 'stdio' | 'http';
+  /** Where `resources/read` finds a run's artifacts (the history); without it every artifact is unknown. */
+  artifacts?: ArtifactStore;
 }
 
 export function createMcpServer(deps: McpServerDeps): Server {
@@ -39,9 +44,14 @@ export function createMcpServer(deps: McpServerDeps): Server {
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CAPABILITIES_RESOURCE] }));
 
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== CAPABILITIES_URI) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
-    return { contents: [{ uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT }] };
+    const { uri } = request.params;
+    if (uri === CAPABILITIES_URI) return { contents: [{ uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT }] };
+    const artifact = readArtifact(uri, deps.artifacts);
+    if (artifact) return { contents: [artifact] };
+    throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });
 
   return server;

@@ -1,5 +1,6 @@
 // The one interface every sandbox backend implements (Podman and Docker through their CLI, Kubernetes
 // through its API). The engine, the pool, the reaper and health talk to this, never to a CLI.
+import type { PoolState } from '../../shared/execution.js';
 import type { CapabilityMatrix, LimitState } from '../../shared/health.js';
 import type { ContainerMemory } from './container-stats.js';
 import type { ContainerSpec, StartOptions } from './container-factory.js';
@@ -39,8 +40,22 @@ export interface SandboxBackend {
   wait(name: string): Promise<SandboxExit>;
   /** Every sandbox any Sandbar instance made on this backend, for the reaper. */
   listOwned(): Promise<OwnedContainer[]>;
+  /** The image's id where the backend can see it (Podman, Docker); Kubernetes pulls on nodes and cannot. */
+  imageId?(image: string): Promise<string | null>;
   /** The enforcement probe: proves each limit with the real flags. */
   probe(spec: ContainerSpec): Promise<ProbeResult>;
+  /**
+   * Warm sandboxes kept in the runtime itself, for any instance to adopt (Kubernetes warm pods). While a
+   * backend has one, the engine's in-process pool stays empty and this one keeps `size` ready instead.
+   */
+  readonly sharedPool?: SharedWarmPool;
+}
+
+export interface SharedWarmPool {
+  configure(spec: ContainerSpec, options: { size: number; maxRunSec: number; onChange?: () => void }): void;
+  snapshot(): PoolState;
+  /** Stops refilling and removes this instance's unclaimed warm sandboxes. */
+  dispose(): Promise<void>;
 }
 
 /** Pure: exit code to reason for engines that only give a code (137 = SIGKILL, usually the OOM killer). */

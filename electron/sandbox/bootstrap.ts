@@ -2,6 +2,7 @@
 // writes one JSON line (the boot payload) to its stdin. The bootstrap execs the agent source from it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { FontList, PreloadPlan } from './warm-imports.js';
 
 /**
  * One line of Python, safe to pass as a single argv element. It reads exactly one line from stdin, so
@@ -19,6 +20,12 @@ export interface BootPayload {
   maxFrameBytes: number;
   /** Extra pure-Python modules the agent registers in sys.modules before user code runs. */
   modules: Record<string, string>;
+  /** Where the code's files to hand back go (made at boot); absent: none are collected. */
+  outDir?: string;
+  /** Pooled containers: modules to import before `ready` (agent/warm_imports.py). */
+  preload?: PreloadPlan;
+  /** Matplotlib's font list for this image, written where Matplotlib looks for it. */
+  mplFontCache?: FontList;
 }
 
 const agentDir = fileURLToPath(new URL('./agent/', import.meta.url));
@@ -35,13 +42,19 @@ export function buildBootLine(options: Partial<Omit<BootPayload, 'agent'>> = {})
     idleTimeoutSec: options.idleTimeoutSec ?? 600,
     maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     modules: options.modules ?? {},
+    ...(options.outDir ? { outDir: options.outDir } : {}),
+    ...(options.preload ? { preload: options.preload } : {}),
+    ...(options.mplFontCache ? { mplFontCache: options.mplFontCache } : {}),
   };
   return `${JSON.stringify(payload)}\n`;
 }
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-/** The Python modules every agent gets at boot: the sandbox-side MCP runtime. */
+/** The directory in the sandbox whose files come back as artifacts (`out/<path>`). */
+export const OUT_DIR = '/workspace/out';
+
+/** The Python modules every agent gets at boot: the sandbox-side MCP runtime, figures, displays and out/ files. */
 export function agentBootModules(): Record<string, string> {
   runtimeModules ??= Object.fromEntries(
     Object.entries(BOOT_MODULE_FILES).map(([name, file]) => [name, readFileSync(`${agentDir}${file}`, 'utf8')]),
@@ -50,5 +63,10 @@ export function agentBootModules(): Record<string, string> {
 }
 
 /** Module name → file under agent/, in install order: a module may import the ones before it. */
-const BOOT_MODULE_FILES: Record<string, string> = { _sandbar_mcp_aliases: 'mcp_aliases.py', _sandbar_mcp: 'mcp_runtime.py' };
+const BOOT_MODULE_FILES: Record<string, string> = {
+  _sandbar_mcp_aliases: 'mcp_aliases.py',
+  _sandbar_mcp: 'mcp_runtime.py',
+  _sandbar_artifacts: 'artifacts.py',
+  _sandbar_warm: 'warm_imports.py', // after artifacts: preloaded Matplotlib and PIL find our hooks in place
+};
 let runtimeModules: Record<string, string> | undefined;

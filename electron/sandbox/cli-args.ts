@@ -31,6 +31,7 @@ export function sharedRunFlags(spec: SandboxSpec, engine: { podman: boolean }): 
     const { nofile, nproc } = spec.ulimits;
     args.push('--ulimit', `nofile=${nofile}:${nofile}`, '--ulimit', `nproc=${nproc}:${nproc}`);
   }
+  for (const mount of spec.readOnlyMounts ?? []) args.push('--mount', `type=bind,source=${mount.source},target=${mount.target},readonly`);
   args.push('--workdir', '/workspace');
   for (const [key, value] of Object.entries(spec.env)) args.push('--env', `${key}=${value}`);
   // Output travels over the attached pipe; a log driver would only copy it to disk.

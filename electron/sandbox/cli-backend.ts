@@ -61,6 +61,10 @@ export class CliBackend implements SandboxBackend {
     return this.runtime.wait(name);
   }
 
+  imageId(image: string): Promise<string | null> {
+    return this.runtime.imageId(image);
+  }
+
   listOwned(): Promise<OwnedContainer[]> {
     return this.runtime.listOwned();
   }

@@ -28,7 +28,11 @@ export interface ContainerRun {
   ociRuntime?: string;
   /** Path to a seccomp profile; undefined keeps the runtime's default profile. */
   seccompProfile?: string;
+  readOnlyMounts?: readonly { source: string; target: string }[];
 }
+
+/** Where package layers appear in every sandbox (read-only); a run adds its own layer to sys.path. */
+export const PACKAGE_LAYERS_MOUNT = '/opt/sandbar/layers';
 
 export const SANDBOX_ENV: Readonly<Record<string, string>> = {
   HOME: '/workspace',
@@ -58,6 +62,7 @@ export function sandboxSpecOf(limits: Limits, run: Omit<ContainerRun, 'runtime'>
     ulimits: run.ulimits,
     env: SANDBOX_ENV,
     command: ['python3', '-c', BOOTSTRAP_SOURCE],
+    ...(run.readOnlyMounts?.length ? { readOnlyMounts: run.readOnlyMounts } : {}),
   };
 }
 

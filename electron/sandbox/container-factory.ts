@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppError } from '../../shared/errors.js';
 import type { Limits } from '../../shared/limits.js';
-import { buildBootLine, DEFAULT_MAX_FRAME_BYTES } from './bootstrap.js';
-import { buildContainerArgs } from './container-args.js';
+import { buildBootLine, DEFAULT_MAX_FRAME_BYTES, OUT_DIR } from './bootstrap.js';
+import { buildContainerArgs, PACKAGE_LAYERS_MOUNT } from './container-args.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { isCrunHybridFailure } from './runtime-info.js';
+import type { FontList, PreloadPlan } from './warm-imports.js';
 import type { AttachedProcess } from './command.js';
 import { SandboxContainer } from './sandbox-container.js';
 
@@ -14,14 +15,19 @@ import { SandboxContainer } from './sandbox-container.js';
 export interface ContainerSpec {
   image: string;
   limits: Limits;
+  /** What pooled containers import before code arrives (see warm-imports.ts); not a flag, but pooled
+   * containers made for another plan are replaced. */
+  preload?: PreloadPlan;
   seccompProfile?: string;
   /** The user's choice of OCI runtime; otherwise the runtime's default (or Sandbar's runc fallback). */
   ociRuntime?: string;
+  /** Host directory of package layers, mounted read-only in every sandbox (a run picks its layer). */
+  packageLayers?: string;
 }
 
 export function specKey(spec: ContainerSpec): string {
   const { limits } = spec;
-  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user]);
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayers ?? '']);
 }
 
 export interface Owner {
@@ -39,6 +45,15 @@ export interface StartOptions {
   /** Pooled containers wait for work: the agent and the runtime both cap how long. */
   idleTimeoutSec?: number;
   maxLifetimeSec?: number;
+  /** Modules the agent imports before `ready` (pooled containers only). */
+  preload?: PreloadPlan;
+  /** Matplotlib's font list for this image, so no sandbox builds its own. */
+  mplFontCache?: FontList;
+}
+
+/** The boot payload's share of StartOptions. */
+export function bootExtras(options: StartOptions): Pick<StartOptions, 'preload' | 'mplFontCache'> {
+  return { ...(options.preload ? { preload: options.preload } : {}), ...(options.mplFontCache ? { mplFontCache: options.mplFontCache } : {}) };
 }
 
 const BOOT_TIMEOUT_MS = 60_000;
@@ -76,6 +91,7 @@ export class ContainerFactory {
       ulimits: info.ulimits,
       ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
+      ...(spec.packageLayers ? { readOnlyMounts: [{ source: spec.packageLayers, target: PACKAGE_LAYERS_MOUNT }] } : {}),
     });
   }
 
@@ -84,7 +100,7 @@ export class ContainerFactory {
     const args = await this.argsFor(spec, name, options);
     const proc = await this.runtime.spawn(args);
     try {
-      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules() });
+      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules(), ...bootExtras(options) });
     } catch (err) {
       void this.runtime.killAndRemove([name]).catch(() => {});
       throw explainStartFailure(spec.image, err instanceof Error ? err.message : String(err));
@@ -99,10 +115,16 @@ export class ContainerFactory {
 export async function bootSandbox(
   name: string,
   proc: AttachedProcess,
-  options: { idleTimeoutSec: number; modules: Record<string, string>; timeoutMs?: number },
+  options: { idleTimeoutSec: number; modules: Record<string, string>; timeoutMs?: number } & Pick<StartOptions, 'preload' | 'mplFontCache'>,
 ): Promise<SandboxContainer> {
   const timeoutMs = options.timeoutMs ?? BOOT_TIMEOUT_MS;
-  const bootLine = buildBootLine({ idleTimeoutSec: options.idleTimeoutSec, maxFrameBytes: DEFAULT_MAX_FRAME_BYTES, modules: options.modules });
+  const bootLine = buildBootLine({
+    idleTimeoutSec: options.idleTimeoutSec,
+    maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+    modules: options.modules,
+    outDir: OUT_DIR,
+    ...bootExtras(options),
+  });
   const container = new SandboxContainer(name, proc, bootLine, DEFAULT_MAX_FRAME_BYTES);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -116,6 +116,15 @@ export class ContainerRuntime {
     return result.exitCode === 0;
   }
 
+  /** The local image's id (what a per-image cache is keyed by); null when it is not present. */
+  async imageId(image: string): Promise<string | null> {
+    const info = await this.resolve();
+    assertImageReference(image);
+    const result = await runCommand(info.path, ['image', 'inspect', '--format', '{{.Id}}', '--', image], { timeoutMs: 30_000 });
+    const id = result.stdout.trim();
+    return result.exitCode === 0 && /^[A-Za-z0-9:]+$/.test(id) ? id : null;
+  }
+
   /** SIGKILL by name, then make sure it is gone. Missing containers are not an error. */
   async killAndRemove(names: readonly string[]): Promise<void> {
     if (names.length === 0) return;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
+import type { ArtifactCaps } from './artifact-collector.js';
 import { agentBootModules } from './bootstrap.js';
 import type { SandboxBackend } from './backend.js';
 import { CliBackend, isSandboxBackend } from './cli-backend.js';
@@ -14,6 +15,7 @@ import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
+import { buildFontList, DEFAULT_PRELOAD, FontListCache, preloadPlan, PreloadUsage } from './warm-imports.js';
 
 export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
 
@@ -30,6 +32,12 @@ export interface EngineConfig {
   queueLimit?: number;
   /** Host calls one run may have in flight; more wait in the sandbox's pipe. */
   maxToolCallsInFlight?: number;
+  /** Caps on figures, displayed images and /workspace/out files (settings imageCapBytes, artifactMax*). */
+  artifactCaps?: ArtifactCaps;
+  /** Modules each pooled container imports before code arrives; null or absent: the default list. */
+  preload?: readonly string[] | null;
+  /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
+  packageLayers?: string;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
@@ -51,6 +59,8 @@ export interface EngineOptions {
    * is removed with it, and the next long-running instance reaps what others left.
    */
   reapOnStart?: boolean;
+  /** Where Matplotlib font lists are kept per image (under SANDBAR_HOME); absent: in memory only. */
+  fontCacheDir?: string;
 }
 
 export interface ExecutionHandle {
@@ -91,6 +101,9 @@ export class Engine {
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
   private stopped = false;
   private pausedFlag = false;
+  private readonly fontLists: FontListCache;
+  private readonly imageKeys = new Map<string, string>();
+  private readonly preloadUsage = new PreloadUsage();
 
   constructor(
     runtime: ContainerRuntime | SandboxBackend,
@@ -99,6 +112,7 @@ export class Engine {
   ) {
     this.config = config;
     this.owner = options.owner ?? newOwner();
+    this.fontLists = new FontListCache(options.fontCacheDir);
     // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
     this.backendInUse = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
     this.pool = new WarmPool(this.creator(this.backendInUse), (containers) => this.destroy(containers), {
@@ -106,7 +120,7 @@ export class Engine {
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec,
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
-      onChange: () => this.emit({ type: 'poolChanged', pool: this.pool.snapshot() }),
+      onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
   }
 
@@ -119,7 +133,19 @@ export class Engine {
         // No runtime yet: runs will say so, and health explains it.
       }
     }
-    this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    this.configurePool();
+  }
+
+  /** A backend with its own warm pool (Kubernetes: warm pods any instance may adopt) replaces the in-process one. */
+  private configurePool(): void {
+    const shared = this.backendInUse.sharedPool;
+    const options = { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec };
+    this.pool.configure(this.spec(), shared ? { ...options, size: 0 } : options);
+    shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
+  }
+
+  private poolSnapshot(): PoolSnapshot {
+    return this.backendInUse.sharedPool?.snapshot() ?? this.pool.snapshot();
   }
 
   get backend(): SandboxBackend {
@@ -132,19 +158,43 @@ export class Engine {
    */
   setBackend(backend: SandboxBackend): void {
     if (backend === this.backendInUse) return;
+    void this.backendInUse.sharedPool?.dispose().catch(() => {});
     this.backendInUse = backend;
     this.pool.setBackend(this.creator(backend));
+    if (!this.stopped) this.configurePool();
     void reapOrphans(backend, this.owner).catch(() => {});
   }
 
   private creator(backend: SandboxBackend): Pick<SandboxBackend, 'create'> {
     return {
-      create: async (spec, options) => {
-        const container = await backend.create(spec, options);
+      create: async (spec, options = {}) => {
+        // Pooled containers import the preloads while they wait, and get the image's font list (built
+        // once, on the first fill); a cold start never waits for a build or a lookup: it takes the list if
+        // one is known (kept on disk by an earlier pool), and learns the image's key for the next start.
+        const warm = options.warm === true;
+        const key = warm ? await this.imageKey(backend, spec.image) : this.imageKeys.get(`${backend.kind}:${spec.image}`);
+        if (!warm && !key) void this.imageKey(backend, spec.image).catch(() => {});
+        const fonts = !key ? undefined : warm ? await this.fontLists.get(key, () => buildFontList(backend, spec)) : this.fontLists.peek(key);
+        const preload = warm ? spec.preload : undefined;
+        const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });
         this.madeBy.set(container, backend);
         return container;
       },
     };
+  }
+
+  /**
+   * What per-image caches are keyed by: the image id where the backend sees one, else the reference.
+   * Looked up once per image and engine config (a pooled start asks; cold starts only read it).
+   */
+  private async imageKey(backend: SandboxBackend, image: string): Promise<string> {
+    const ref = `${backend.kind}:${image}`;
+    let key = this.imageKeys.get(ref);
+    if (!key) {
+      key = `${backend.kind}:${(await backend.imageId?.(image).catch(() => null)) ?? `ref:${image}`}`;
+      this.imageKeys.set(ref, key);
+    }
+    return key;
   }
 
   get currentConfig(): EngineConfig {
@@ -154,7 +204,8 @@ export class Engine {
   /** Limits, image or pool changes apply to the next run; the pool drains and refills if needed. */
   updateConfig(patch: Partial<EngineConfig>): void {
     this.config = { ...this.config, ...patch };
-    this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    this.imageKeys.clear(); // an image rebuilt under the same tag gets its own font list
+    this.configurePool();
     this.pump();
   }
 
@@ -187,7 +238,7 @@ export class Engine {
         ...(j.containerName ? { containerName: j.containerName } : {}),
       })),
       queued: this.queue.map((j) => j.summary),
-      pool: this.pool.snapshot(),
+      pool: this.poolSnapshot(),
     };
   }
 
@@ -199,6 +250,7 @@ export class Engine {
       code: request.code,
       servers: request.servers ?? [],
       ...(request.client ? { client: request.client } : {}),
+      ...(request.packages ? { packages: request.packages } : {}),
       timeoutSec: clampTimeout(limits, request.timeoutSec),
       queuedAt: Date.now(),
     };
@@ -248,7 +300,7 @@ export class Engine {
     // Used containers are on their way out by themselves (their client removes them): a moment for that
     // first, so a clean exit costs no extra `rm` call, then force whatever is left.
     await Promise.race([Promise.allSettled([...this.cleanups]), new Promise<void>((r) => setTimeout(r, 1000).unref())]);
-    await Promise.allSettled([this.pool.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
+    await Promise.allSettled([this.pool.dispose(), this.backendInUse.sharedPool?.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
   }
 
   /** What every container is started with right now; health and the probe use the same. */
@@ -258,7 +310,7 @@ export class Engine {
   }
 
   spec(): ContainerSpec {
-    return containerSpecOf(this.config);
+    return containerSpecOf(this.config, this.preloadUsage.inUse());
   }
 
   private emit(event: EngineEvent): void {
@@ -309,15 +361,22 @@ export class Engine {
         signal: job.abort.signal,
         ...(job.rpc ? { rpc: job.rpc } : {}),
         ...(this.config.maxToolCallsInFlight ? { maxRpcInFlight: this.config.maxToolCallsInFlight } : {}),
+        ...(this.config.artifactCaps ? { artifactCaps: this.config.artifactCaps } : {}),
+        ...(this.config.preload == null ? { watchImports: DEFAULT_PRELOAD } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });
     } finally {
       this.retire(container);
     }
+    const { importedModules, ...ended } = outcome;
+    // The default preloads follow what the runs import: a change replaces the idle pooled containers.
+    if (this.config.preload == null && importedModules && this.preloadUsage.record(importedModules)) {
+      this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+    }
     this.finish(job, {
       id,
-      ...outcome,
+      ...ended,
       timeoutSec: job.summary.timeoutSec,
       limits: job.limits,
       queuedAt: job.summary.queuedAt,
@@ -383,12 +442,16 @@ export class Engine {
   }
 }
 
-export function containerSpecOf(config: EngineConfig): ContainerSpec {
+/** `inUse`: the default preloads recent runs imported (all of them when unknown). */
+export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD): ContainerSpec {
+  const preload = preloadPlan(config.preload, inUse);
   const seccompProfile = seccompProfileFor(config.seccomp);
   return {
     image: config.image,
     limits: config.limits,
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
+    ...(preload ? { preload } : {}),
+    ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
   };
 }

@@ -1,7 +1,9 @@
 // Drives one execution inside one claimed container: hands over the code, relays frames and RPCs,
 // enforces the timeout and the output cap, and reports how it ended.
+import type { Artifact, RefusedArtifact } from '../../shared/artifacts.js';
 import type { ExitReason, Stream } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
+import { ArtifactCollector, DEFAULT_ARTIFACT_CAPS, type ArtifactCaps } from './artifact-collector.js';
 import type { ProcessExit } from './command.js';
 import { classifyExit, type HostStop } from './exit-classifier.js';
 import type { AgentFrame } from './frame-parser.js';
@@ -32,6 +34,10 @@ export interface RunSpec {
   /** Host calls in flight at once (default 16); the byte budget is DEFAULT_RPC_LIMITS.maxBytes. */
   maxRpcInFlight?: number;
   onOutput?: (stream: Stream, data: string) => void;
+  /** Modules whose import by the code the agent reports at the end (the default preloads). */
+  watchImports?: readonly string[];
+  /** Figures, displays and out/ files: the agent is told them, and the host enforces them. */
+  artifactCaps?: ArtifactCaps;
   /** Kills the container by name; the runtime client alone cannot stop it. */
   kill: (container: SandboxContainer) => Promise<void>;
 }
@@ -46,6 +52,10 @@ export interface RunOutcome {
   stderrTruncated: boolean;
   startedAt: number;
   finishedAt: number;
+  artifacts?: Artifact[];
+  refusedArtifacts?: RefusedArtifact[];
+  /** Of `watchImports`, those the code imported (the sandbox's word: it only steers preloading). */
+  importedModules?: string[];
 }
 
 function refusedCall(limits: RpcGateLimits): string {
@@ -60,8 +70,11 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
   const rpcAbort = new AbortController();
   const rpcLimits = { ...DEFAULT_RPC_LIMITS, ...(spec.maxRpcInFlight ? { maxInFlight: spec.maxRpcInFlight } : {}) };
   const gate = new RpcGate(rpcLimits);
+  const artifactCaps = spec.artifactCaps ?? DEFAULT_ARTIFACT_CAPS;
+  const artifacts = new ArtifactCollector(artifactCaps);
   let hostStop: HostStop | undefined;
   let exitFrameCode: number | undefined;
+  let importedModules: string[] | undefined;
   let settled = false;
   let startedAt = 0;
 
@@ -91,6 +104,9 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         stderrTruncated: out.stderr.truncated,
         startedAt,
         finishedAt: Date.now(),
+        // What arrived before the end is kept, also when the run was stopped (a figure shown before a timeout).
+        ...artifacts.result(),
+        ...(importedModules ? { importedModules } : {}),
       });
     };
 
@@ -169,11 +185,21 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
           }
           break;
         }
+        case 'display':
+          if (!settled && !hostStop) artifacts.addDisplay(frame.frame);
+          break;
+        case 'file':
+          if (!settled && !hostStop) artifacts.addFile(frame.frame);
+          break;
         case 'exit':
           exitFrameCode = frame.code;
           finish();
           break;
+        case 'imports':
+          importedModules = frame.modules.filter((m) => spec.watchImports?.includes(m));
+          break;
         case 'ready':
+        case 'preload':
           break;
       }
     };
@@ -190,7 +216,14 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     startedAt = Date.now();
     // The agent keeps its calls within the same bounds the host enforces (see RpcGate).
-    container.send({ type: 'start', code: spec.code, context: spec.context, rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes] });
+    container.send({
+      type: 'start',
+      code: spec.code,
+      context: spec.context,
+      rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes],
+      artifacts: artifactCaps,
+      ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
+    });
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
   });

@@ -9,6 +9,13 @@ export type AgentFrame =
   /** `bytes`: the frame's length, which the host's in-flight budget counts. */
   | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number }
   | { type: 'exit'; code: number }
+  /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
+  | { type: 'display'; frame: Json }
+  | { type: 'file'; frame: Json }
+  /** Before `ready`, from a pooled agent: the modules it imported ahead of the code, and those that failed. */
+  | { type: 'preload'; loaded: string[]; failed: { module: string; error: string }[] }
+  /** At the end of a run: which of the start frame's `watchImports` the code imported. */
+  | { type: 'imports'; modules: string[] }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
 
@@ -35,6 +42,21 @@ export function interpretFrame(line: string): AgentFrame {
       break;
     case 'exit':
       if (Number.isSafeInteger(frame.code)) return { type: 'exit', code: frame.code as number };
+      break;
+    // Whatever their fields, these never become output: a forged one is refused as an artifact, not
+    // printed (megabytes of base64 on stderr would end the run at the output cap).
+    case 'display':
+    case 'file':
+      return { type: frame.type, frame };
+    case 'preload': {
+      const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+      const failed = (Array.isArray(frame.failed) ? frame.failed : [])
+        .filter((f): f is Json => !!f && typeof f === 'object' && typeof (f as Json).module === 'string')
+        .map((f) => ({ module: String(f.module).slice(0, 200), error: String(f.error ?? '').slice(0, 500) }));
+      return { type: 'preload', loaded: strings(frame.loaded), failed };
+    }
+    case 'imports':
+      if (Array.isArray(frame.modules)) return { type: 'imports', modules: frame.modules.filter((m): m is string => typeof m === 'string').slice(0, 64) };
       break;
     case 'ready':
       return { type: 'ready', python: typeof frame.python === 'string' ? frame.python : '' };

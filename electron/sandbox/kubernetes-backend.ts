@@ -6,15 +6,18 @@ import { createRequire } from 'node:module';
 import type * as K8sModule from '@kubernetes/client-node';
 import type { Attach, CoreV1Api, KubeConfig, V1Pod, Watch } from '@kubernetes/client-node';
 import { AppError, errorMessage } from '../../shared/errors.js';
-import type { BackendCapabilities, SandboxBackend, SandboxExit } from './backend.js';
+import type { BackendCapabilities, SandboxBackend, SandboxExit, SharedWarmPool } from './backend.js';
 import { buildCapabilities } from './capabilities.js';
 import type { AttachedProcess, ProcessExit } from './command.js';
 import { sandboxSpecOf, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
-import { bootSandbox, explainStartFailure, specKey, type ContainerSpec, type Owner, type StartOptions } from './container-factory.js';
+import { bootExtras, bootSandbox, explainStartFailure, specKey, type ContainerSpec, type Owner, type StartOptions } from './container-factory.js';
 import type { OwnedContainer } from './container-runtime.js';
 import { parseHumanSize, type ContainerMemory } from './container-stats.js';
-import { denyAllNetworkPolicy, labelValue, OWNED_SELECTOR, podManifest, SANDBOX_CONTAINER, type Json } from './pod-manifest.js';
+import { denyAllNetworkPolicy, labelValue, MANAGED_BY, OWNED_SELECTOR, podManifest, SANDBOX_CONTAINER, type Json } from './pod-manifest.js';
 import { probeWith, type ProbeResult } from './probe.js';
+import { hashLabel, KubernetesWarmPods, LABEL_SPEC, LABEL_WARM, type WarmPodApi } from './kubernetes-warm-pods.js';
+import { exitFromPod, STUCK, watchPod, type PodState } from './kubernetes-pod-state.js';
+import { agentSandboxApi, AgentSandboxPool, agentSandboxVersion, EXTENSIONS_GROUP, EXTENSIONS_VERSION, LABEL_CLAIM } from './agent-sandbox.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
 type KubernetesClient = typeof K8sModule;
@@ -36,6 +39,8 @@ export interface KubernetesOptions {
   seccompLocalhostProfile?: string;
   /** How long a pod may take to be scheduled, pull and start. */
   startTimeoutMs?: number;
+  /** Warm pods: how long one may sit idle before it is replaced, and how often the pool is re-read. */
+  warmPods?: { maxIdleMs: number; resyncMs: number };
 }
 
 /** Loads a kubeconfig file, or the default chain (KUBECONFIG, ~/.kube/config, in-cluster). */
@@ -49,36 +54,6 @@ export function loadKubeConfig(file: string | null): KubeConfig {
 const isNotFound = (err: unknown) => (err as { code?: number }).code === 404;
 const isConflict = (err: unknown) => (err as { code?: number }).code === 409;
 
-type PodState = { phase: string; running: boolean; terminated?: { exitCode: number; reason?: string }; waitingReason?: string; waitingMessage?: string; podReason?: string };
-
-/** Pure: what a pod's status says about its one container. */
-export function podState(pod: V1Pod): PodState {
-  const status = pod.status ?? {};
-  const container = status.containerStatuses?.find((c) => c.name === SANDBOX_CONTAINER);
-  const terminated = container?.state?.terminated;
-  const waiting = container?.state?.waiting;
-  return {
-    phase: status.phase ?? 'Pending',
-    running: Boolean(container?.state?.running),
-    ...(terminated ? { terminated: { exitCode: terminated.exitCode, ...(terminated.reason ? { reason: terminated.reason } : {}) } } : {}),
-    ...(waiting?.reason ? { waitingReason: waiting.reason } : {}),
-    ...(waiting?.message ? { waitingMessage: waiting.message } : {}),
-    ...(status.reason ? { podReason: status.reason } : {}),
-  };
-}
-
-/** Pure: `terminated.reason` (and the pod's own reason for the deadline) to a SandboxExit. */
-export function exitFromPod(state: PodState): SandboxExit | null {
-  if (state.podReason === 'DeadlineExceeded') return { exitCode: state.terminated?.exitCode ?? 137, reason: 'deadline', detail: 'DeadlineExceeded' };
-  if (!state.terminated) return state.phase === 'Failed' || state.phase === 'Succeeded' ? { exitCode: null, reason: 'unknown', detail: state.podReason ?? state.phase } : null;
-  const { exitCode, reason } = state.terminated;
-  if (reason === 'OOMKilled') return { exitCode: 137, reason: 'oom', detail: reason };
-  return { exitCode, reason: exitCode === 0 ? 'completed' : 'error', ...(reason ? { detail: reason } : {}) };
-}
-
-/** Waiting reasons that will not resolve by waiting longer. */
-const STUCK = /ErrImagePull|ImagePullBackOff|InvalidImageName|CreateContainerConfigError|CreateContainerError|RunContainerError/;
-
 /** Sandbar's profile as installed on the nodes, under the kubelet's seccomp root (docs/KUBERNETES.md). */
 export const KUBE_SECCOMP_PROFILE = 'sandbar/sandbar-seccomp.json';
 
@@ -88,6 +63,23 @@ export class KubernetesBackend implements SandboxBackend {
   private readonly probed = new Map<string, ProbeResult>();
   private seccompFallback: string | undefined;
   private policyEnsured = false;
+  /** resourceVersions of unclaimed warm pods as `listOwned` read them: the reaper deletes them only if unchanged. */
+  private readonly warmVersions = new Map<string, string>();
+  /** Warm pods in the cluster, shared with every instance using the namespace (see kubernetes-warm-pods.ts). */
+  readonly warmPods: KubernetesWarmPods;
+  /** agent-sandbox's SandboxWarmPool/SandboxClaim instead, once discovery found its CRDs (agent-sandbox.ts). */
+  private agentSandbox: Promise<AgentSandboxPool | null> | undefined;
+  private agentPool: AgentSandboxPool | undefined;
+  /** Pod → the SandboxClaim it belongs to: deleting the claim is what ends such a pod for good. */
+  private readonly claims = new Map<string, string>();
+  /** The engine's view: whichever of the two discovery chose (configured once it is known). */
+  readonly sharedPool: SharedWarmPool = {
+    configure: (spec, options) => void this.activePool().then((pool) => pool.configure(spec, options)),
+    snapshot: () => (this.agentPool ?? this.warmPods).snapshot(),
+    dispose: async () => {
+      await Promise.all([this.warmPods.dispose(), this.agentPool?.dispose()]);
+    },
+  };
 
   /** `config` may be a loader: the kubeconfig is read on first use, so a bad one fails runs, not start-up. */
   constructor(
@@ -95,7 +87,9 @@ export class KubernetesBackend implements SandboxBackend {
     private readonly options: KubernetesOptions,
     readonly owner: Owner,
     private readonly bootModules: () => Record<string, string> = () => ({}),
-  ) {}
+  ) {
+    this.warmPods = new KubernetesWarmPods(this.warmPodApi(), owner, options.warmPods);
+  }
 
   private get api() {
     if (!this.loaded) {
@@ -162,9 +156,29 @@ export class KubernetesBackend implements SandboxBackend {
 
   async create(spec: ContainerSpec, options: StartOptions & { warm?: boolean } = {}): Promise<SandboxContainer> {
     await this.ensureNetworkPolicy();
-    const name = `sandbar-${randomBytes(6).toString('hex')}`;
+    const agent = await this.discoverAgentSandbox();
+    const adopted = agent ? null : await this.warmPods.claim(spec, options.executionId);
+    if (adopted) {
+      this.warmVersions.delete(adopted);
+      try {
+        return await bootSandbox(adopted, await this.attach(adopted), { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules() });
+      } catch {
+        // A warm pod that cannot take its boot line is discarded; the run gets a cold one instead.
+        await this.kill([adopted]).catch(() => {});
+      }
+    }
+    let name = `sandbar-${randomBytes(6).toString('hex')}`;
     try {
-      await this.startPod(name, spec, options);
+      if (agent) {
+        // The claim, not Sandbar, decides which pod: a warm one the controller adopts, or a new one.
+        const claimed = await agent.claim(spec, options.executionId, name, this.options.startTimeoutMs ?? 120_000);
+        this.claims.set(claimed.pod, claimed.claim);
+        name = claimed.pod;
+        await this.waitStarted(name);
+      } else {
+        await this.api.core.createNamespacedPod({ namespace: this.options.namespace, body: this.manifest(spec, name, options) as V1Pod });
+        await this.waitStarted(name);
+      }
     } catch (err) {
       await this.kill([name]).catch(() => {});
       // Localhost seccomp needs the profile on every node; without it, RuntimeDefault (said in health).
@@ -176,15 +190,15 @@ export class KubernetesBackend implements SandboxBackend {
     }
     const proc = await this.attach(name);
     try {
-      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules() });
+      // Preloads and the font list travel in the boot payload, as for Podman: a pod mounts nothing of the host.
+      return await bootSandbox(name, proc, { idleTimeoutSec: options.idleTimeoutSec ?? 600, modules: this.bootModules(), ...bootExtras(options) });
     } catch (err) {
       await this.kill([name]).catch(() => {});
       throw explainStartFailure(spec.image, errorMessage(err));
     }
   }
 
-  private async startPod(name: string, spec: ContainerSpec, options: StartOptions & { warm?: boolean }): Promise<void> {
-    await this.api.core.createNamespacedPod({ namespace: this.options.namespace, body: this.manifest(spec, name, options) as V1Pod });
+  private async waitStarted(name: string): Promise<void> {
     await this.waitForPod(name, (state) => {
       if (state.running) return true;
       if (state.terminated || state.phase === 'Failed' || state.phase === 'Succeeded') throw new Error(`the pod ended before it started (${state.terminated?.reason ?? state.podReason ?? state.phase})`);
@@ -195,42 +209,7 @@ export class KubernetesBackend implements SandboxBackend {
 
   /** Watches one pod until `until` says done (or throws); resolves with the last state seen. */
   private waitForPod(name: string, until: (state: PodState) => boolean, timeoutMs: number): Promise<PodState> {
-    return new Promise<PodState>((resolve, reject) => {
-      let controller: { abort(): void } | undefined;
-      let settled = false;
-      const settle = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        controller?.abort();
-        fn();
-      };
-      const timer = setTimeout(() => settle(() => reject(new Error(`pod ${name} did not reach the expected state within ${timeoutMs / 1000}s`))), timeoutMs);
-      const check = (pod: V1Pod) => {
-        try {
-          const state = podState(pod);
-          if (until(state)) settle(() => resolve(state));
-        } catch (err) {
-          settle(() => reject(err));
-        }
-      };
-      void this.api.watcher
-        .watch(
-          `/api/v1/namespaces/${this.options.namespace}/pods`,
-          { fieldSelector: `metadata.name=${name}` },
-          (type, pod: V1Pod) => {
-            if (type === 'DELETED') settle(() => reject(new Error(`pod ${name} was deleted`)));
-            else check(pod);
-          },
-          (err) => {
-            if (!settled) settle(() => reject(err instanceof Error ? err : new Error(`the watch of pod ${name} ended`)));
-          },
-        )
-        .then((c) => {
-          controller = c;
-          if (settled) c.abort();
-        }, (err: unknown) => settle(() => reject(err instanceof Error ? err : new Error(String(err)))));
-    });
+    return watchPod(this.api.watcher, this.options.namespace, name, until, timeoutMs);
   }
 
   /** Our frame channel: the container's stdin, stdout and stderr over the attach WebSocket. */
@@ -270,8 +249,15 @@ export class KubernetesBackend implements SandboxBackend {
   async kill(names: readonly string[]): Promise<void> {
     await Promise.all(
       names.map(async (name) => {
+        // An unclaimed warm pod (the reaper's) goes only if nobody adopted it since listOwned read it.
+        const version = this.warmVersions.get(name);
+        this.warmVersions.delete(name);
+        const claim = this.claims.get(name);
+        this.claims.delete(name);
         try {
-          await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0 });
+          if (claim) await (this.agentPool ?? (await this.discoverAgentSandbox()))?.release(claim);
+          if (version) await this.deleteIf(name, version);
+          else await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0 });
         } catch (err) {
           if (!isNotFound(err)) throw new AppError('runtime_failed', `Deleting pod ${name} failed: ${errorMessage(err)}`);
         }
@@ -282,8 +268,11 @@ export class KubernetesBackend implements SandboxBackend {
   async listOwned(): Promise<OwnedContainer[]> {
     const list = await this.api.core.listNamespacedPod({ namespace: this.options.namespace, labelSelector: OWNED_SELECTOR });
     const hostLabel = labelValue(this.owner.host);
+    this.warmVersions.clear();
     return list.items.map((pod) => {
       const labels = pod.metadata?.labels ?? {};
+      if (labels[LABEL_WARM] === 'true' && pod.metadata?.name && pod.metadata.resourceVersion) this.warmVersions.set(pod.metadata.name, pod.metadata.resourceVersion);
+      if (labels[LABEL_CLAIM] && pod.metadata?.name) this.claims.set(pod.metadata.name, labels[LABEL_CLAIM]);
       const pid = Number(labels[LABEL_PID]);
       const host = labels[LABEL_HOST] ?? '';
       return {
@@ -325,6 +314,86 @@ export class KubernetesBackend implements SandboxBackend {
     const result = await probeWith(this, spec);
     this.probed.set(specKey(spec), result);
     return result;
+  }
+
+  private async activePool(): Promise<SharedWarmPool> {
+    return (await this.discoverAgentSandbox()) ?? this.warmPods;
+  }
+
+  /**
+   * Whether kubernetes-sigs/agent-sandbox's CRDs are served here (asked once). A failed discovery is not
+   * remembered: this call uses labelled pods, the next one asks again.
+   */
+  private discoverAgentSandbox(): Promise<AgentSandboxPool | null> {
+    this.agentSandbox ??= (async () => {
+      const { ApisApi, CustomObjectsApi } = k8s();
+      const groups = await this.api.kc.makeApiClient(ApisApi).getAPIVersions();
+      if (!groups.groups.some((g) => g.name === EXTENSIONS_GROUP)) return null;
+      const custom = this.api.kc.makeApiClient(CustomObjectsApi);
+      const resources = await custom.getAPIResources({ group: EXTENSIONS_GROUP, version: EXTENSIONS_VERSION });
+      const version = agentSandboxVersion(groups, resources.resources.map((r) => r.name));
+      if (!version) return null;
+      const api = agentSandboxApi(custom, k8s(), this.options.namespace, version, {
+        podFor: (spec) => this.templatePod(spec),
+        specHash: (spec) => this.specHash(spec),
+      });
+      return (this.agentPool = new AgentSandboxPool(api, this.owner, this.options.namespace));
+    })().catch(() => {
+      this.agentSandbox = undefined;
+      return null;
+    });
+    return this.agentSandbox;
+  }
+
+  /** Sandbar's pod as a template: no name, no owner (the controller owns warm pods; a claim adds the claimer). */
+  private templatePod(spec: ContainerSpec): Json {
+    const pod = this.manifest(spec, 'sandbar-template') as { metadata: Json; spec: Json };
+    return { metadata: { labels: { ...MANAGED_BY, [LABEL_SPEC]: this.specHash(spec) } }, spec: pod.spec };
+  }
+
+  /** Deletes a pod only if it still has this resourceVersion; false when it changed (409) or is gone. */
+  private async deleteIf(name: string, resourceVersion: string): Promise<boolean> {
+    try {
+      await this.api.core.deleteNamespacedPod({ name, namespace: this.options.namespace, gracePeriodSeconds: 0, body: { preconditions: { resourceVersion } } });
+      return true;
+    } catch (err) {
+      if (isConflict(err) || isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  private warmPodApi(): WarmPodApi {
+    const namespace = () => this.options.namespace;
+    return {
+      list: async (labelSelector) => (await this.api.core.listNamespacedPod({ namespace: namespace(), labelSelector })).items,
+      createWarm: async (spec, maxLifetimeSec) => {
+        await this.ensureNetworkPolicy();
+        const name = `sandbar-${randomBytes(6).toString('hex')}`;
+        const body = this.manifest(spec, name, { warm: true, maxLifetimeSec }) as V1Pod;
+        body.metadata!.labels![LABEL_SPEC] = this.specHash(spec);
+        await this.api.core.createNamespacedPod({ namespace: namespace(), body });
+        return name;
+      },
+      patchLabelsIf: async (name, resourceVersion, labels) => {
+        try {
+          // A merge patch carrying metadata.resourceVersion is a precondition: the server answers 409 if it changed.
+          const { PatchStrategy, setHeaderOptions } = k8s();
+          await this.api.core.patchNamespacedPod({ name, namespace: namespace(), body: { metadata: { resourceVersion, labels } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+          return true;
+        } catch (err) {
+          if (isConflict(err) || isNotFound(err)) return false;
+          throw err;
+        }
+      },
+      deleteIf: (name, resourceVersion) => this.deleteIf(name, resourceVersion),
+      waitRunning: (name) => this.waitStarted(name),
+      specHash: (spec) => this.specHash(spec),
+    };
+  }
+
+  /** Two pods are interchangeable when their manifests would be: spec, namespace, RuntimeClass, seccomp in use. */
+  private specHash(spec: ContainerSpec): string {
+    return hashLabel([specKey(spec), this.options.namespace, this.options.runtimeClassName ?? '', this.options.seccompLocalhostProfile ?? '', Boolean(this.seccompFallback)]);
   }
 
   /** The namespace's deny-all NetworkPolicy for Sandbar's pods (created once; an existing one is kept). */

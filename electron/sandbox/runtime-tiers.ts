@@ -1,20 +1,14 @@
 // Every runtime and isolation tier installed here, each probed with the same spec: the matrix Health
 // shows for the backend in use, side by side for all of them (`sandbar doctor --all-runtimes`).
 import { errorMessage } from '../../shared/errors.js';
-import type { CapabilityMatrix } from '../../shared/health.js';
+import type { RuntimeTier } from '../../shared/health.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
 import { ContainerRuntime } from './container-runtime.js';
 import { collectHealth } from '../health/sandbox-checks.js';
-import { locateRuntime, RUNTIME_ENV_VARS, type RuntimeName } from './runtime-locator.js';
+import { locateRuntime, RUNTIME_ENV_VARS } from './runtime-locator.js';
 import type { Isolation } from './sandbox-spec.js';
 
-export interface TierResult {
-  runtime: RuntimeName;
-  isolation: Isolation;
-  /** Absent when the tier could not be probed (`error` says why). */
-  capabilities?: CapabilityMatrix;
-  error?: string;
-}
+export type TierResult = RuntimeTier;
 
 export async function probeEveryTier(options: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; owner: Owner; spec: ContainerSpec }): Promise<TierResult[]> {
   const results: TierResult[] = [];

@@ -18,6 +18,8 @@ export class SandboxContainer {
   private stderrTail = '';
   private exitInfo: ProcessExit | undefined;
   private used = false;
+  /** What a pooled agent imported before `ready` (setting `preload`); undefined when it was asked for none. */
+  preload: Extract<AgentFrame, { type: 'preload' }> | undefined;
 
   constructor(
     readonly name: string,
@@ -40,6 +42,7 @@ export class SandboxContainer {
       for (const frame of frames) {
         if (this.listener) this.listener.onFrame(frame);
         else if (frame.type === 'ready') markReady(frame.python);
+        else if (frame.type === 'preload') this.preload = frame;
         // Before any run, output can only be the agent explaining why it could not boot.
         else if (frame.type === 'output' || frame.type === 'invalid') this.keepBootLog(frame.type === 'output' ? frame.data : frame.text);
       }

@@ -29,6 +29,8 @@ export interface SandboxSpec {
   ulimits: { nofile: number; nproc: number } | null;
   env: Readonly<Record<string, string>>;
   command: readonly string[];
+  /** Host directories the sandbox may read and never write (package layers); none by default. */
+  readOnlyMounts?: readonly { source: string; target: string }[];
 }
 
 /** runsc by name or path means gVisor; anything else is a runc-class runtime. */
@@ -61,6 +63,12 @@ export function assertSafeSpec(spec: SandboxSpec): void {
   if (!NAME_RE.test(spec.name)) throw new Error(`not a sandbox name: ${JSON.stringify(spec.name)}`);
   if (!/^\d+(:\d+)?$/.test(spec.user) || Number(spec.user.split(':')[0]) === 0) throw new Error(`not a non-root uid: ${spec.user}`);
   if (spec.ociRuntime !== undefined && !/^[A-Za-z0-9._/][A-Za-z0-9._/-]*$/.test(spec.ociRuntime)) throw new Error(`not an OCI runtime: ${spec.ociRuntime}`);
+  for (const mount of spec.readOnlyMounts ?? []) {
+    // `--mount` splits on commas and `-v` on colons: a path with either could add options of its own.
+    for (const p of [mount.source, mount.target]) {
+      if (!p.startsWith('/') || /[,:\n\r\0]/.test(p)) throw new Error(`not a mountable path: ${JSON.stringify(p)}`);
+    }
+  }
   for (const [key, value] of Object.entries(spec.labels)) {
     if (!/^[A-Za-z0-9._/-]+$/.test(key) || /[\n\r=]/.test(value)) throw new Error(`not a label: ${key}`);
   }

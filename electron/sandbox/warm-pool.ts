@@ -5,6 +5,7 @@ import type { PoolState } from '../../shared/execution.js';
 import type { SandboxBackend } from './backend.js';
 import { specKey, type ContainerSpec } from './container-factory.js';
 import type { SandboxContainer } from './sandbox-container.js';
+import { preloadProblem } from './warm-imports.js';
 
 interface Slot {
   key: string;
@@ -193,7 +194,8 @@ export class WarmPool {
     slot.booting.then(
       (container) => {
         this.backoffMs = 0;
-        this.lastError = null;
+        // A preload the user named that does not import is said here (the container still serves runs).
+        this.lastError = preloadProblem(container);
         if (!this.slots.includes(slot)) return;
         slot.container = container;
         this.changed();

@@ -15,6 +15,8 @@ export function engineConfigOf(settings: Settings): EngineConfig {
     ociRuntime: settings.ociRuntime,
     queueLimit: settings.queueLimit,
     maxToolCallsInFlight: settings.maxToolCallsInFlight,
+    preload: settings.preload,
+    artifactCaps: { imageCapBytes: settings.imageCapBytes, maxFiles: settings.artifactMaxFiles, maxBytes: settings.artifactMaxBytes },
   };
 }
 

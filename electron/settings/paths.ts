@@ -14,3 +14,6 @@ export const SETTINGS_FILE = 'settings.json';
 export const TOKEN_FILE = 'token';
 /** Opens the control API and the panel; never written into an MCP client's config. */
 export const PANEL_TOKEN_FILE = 'panel-token';
+
+/** Package layers, verified wheels and resolutions, under SANDBAR_HOME. */
+export const PACKAGES_DIR = 'packages';

@@ -30,6 +30,7 @@ const ENV_VARS: [string[], string, Kind][] = [
   [['SANDBAR_SECCOMP'], 'seccomp', 'string'],
   [['SANDBAR_OCI_RUNTIME'], 'ociRuntime', 'string'],
   [['SANDBAR_QUEUE_LIMIT'], 'queueLimit', 'int'],
+  [['SANDBAR_PACKAGE_INDEX'], 'packageIndex', 'string'],
   [['MCP_BRIDGE_ALLOW_SELF_SERVER'], 'allowSelfServer', 'bool'],
 ];
 

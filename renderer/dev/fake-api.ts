@@ -98,7 +98,26 @@ export function createFakeApi(): SandbarApi {
       const r = recent.find((x) => x.id === id);
       if (!r) return null;
       const { codePreview: _preview, ...item } = historyItem(r);
-      return { ...item, code: r.code, limits: r.limits, timeoutSec: r.timeoutSec, stdout: '3.4\n', stderr: '', stdoutTruncated: false, stderrTruncated: false, containerName: `sandbar-${r.id}`, toolCalls: [] };
+      return {
+        ...item,
+        code: r.code,
+        limits: r.limits,
+        timeoutSec: r.timeoutSec,
+        stdout: '3.4\n',
+        stderr: '',
+        stdoutTruncated: false,
+        stderrTruncated: false,
+        containerName: `sandbar-${r.id}`,
+        toolCalls: [],
+        artifacts: r.artifacts ?? [],
+        refusedArtifacts: r.refusedArtifacts ?? [],
+        packages: null,
+      };
+    },
+    'executions.artifact': ({ runId, name }) => {
+      const found = data.fakeArtifact(runId, name);
+      if (!found) throw new ApiCallError({ code: 'invalid_request', message: `No artifact '${name}' of execution ${runId} in the history` });
+      return found;
     },
     'executions.facets': () => ({ clients: ['claude-code', 'cursor'], servers: ['github'], statuses: ['success', 'error', 'timeout', 'memory', 'cancelled', 'output_limit'] }),
     'executions.cancel': ({ id }) => {
@@ -152,6 +171,23 @@ export function createFakeApi(): SandbarApi {
       const report = { ...health, checkedAt: Date.now() };
       emit('health.changed', report);
       return report;
+    },
+    'health.tiers': async () => {
+      await wait(3_000);
+      const limits = (pids: 'enforced' | 'exception') => ({
+        memory: { state: 'enforced' as const, detail: 'killed at 512m' },
+        pids: pids === 'enforced' ? { state: 'enforced' as const, detail: 'stopped at 128' } : { state: 'exception' as const, detail: 'started 300 processes under a limit of 128', reason: 'gVisor: processes inside the sandbox are not host pids.' },
+        network: { state: 'enforced' as const, detail: 'no route' },
+        readOnlyRoot: { state: 'enforced' as const, detail: 'EROFS' },
+        capabilities: { state: 'enforced' as const, detail: 'none' },
+        seccomp: { state: 'enforced' as const, detail: 'EPERM' },
+      });
+      const caps = (isolation: 'runc' | 'runsc') => ({ backend: 'podman' as const, isolation, rootless: true, lifetimeBackstop: true, pauseResume: true, limits: limits(isolation === 'runsc' ? 'exception' : 'enforced') });
+      return [
+        { runtime: 'podman', isolation: 'runc', capabilities: caps('runc') },
+        { runtime: 'podman', isolation: 'runsc', capabilities: caps('runsc') },
+        { runtime: 'docker', isolation: 'runc', error: `the image ${health.image.name} is not present in docker` },
+      ];
     },
     'image.pull': ({ image }) => {
       const name = image ?? health.image.name;

@@ -61,9 +61,35 @@ function finished(id: string, ago: number, exitReason: FinishedExecution['exitRe
   };
 }
 
+/** A small chart (96×64 PNG) standing in for a run's figure. */
+export const FAKE_FIGURE_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAGAAAABACAIAAABqVuVZAAABU0lEQVR42u3bWw6CMBCFYXbknlytK9CV+IwkJobQdjrIrZ3/NDxipN/DzEkHhlHLXIMIBCQgAQlIQAISkIC0BLR23e5PARVpvpeAijQCquuoBlk0KtIVGjrQ4/Ve0KQ6XKCUZvKaLgEVaQSU0ZnT0IHSWpPqQIFKZVhAo92k0ECe/o0D+m2ySsMFSpuUBxQBVOrfAlod/EBANg0aKNuknBuOD7Qx+EUGsvs3Dmj+3J5oAwXyZGIoULZJbd9wEKDjgl/3QHa0QQNVUx8X6Mzg1xmQ0aRwQItHqfZvNNCFwa91IGfqIwI5J5lEIOPghg5UPdNCA7UZ/JoAylZiHFD2D7ZPMsMC9RL8LgBynmkRgfzHfUSgToPfGUCHTjL7BjphktkrkGfOGxyo9INSJRZQzOC3G9Ber7AFBLp2ktk0ECH4/Qnk/3YBB3T0K2yhgAgbXnv/B089QzwipO4KAAAAAElFTkSuQmCC';
+export const FAKE_CSV = 'region,sales\nnorth,3\nsouth,5\n';
+
+/** The fake's stored artifacts by run and name, as `executions.artifact` answers them. */
+export function fakeArtifact(runId: string, name: string): { name: string; mimeType: string; size: number; data: string } | null {
+  if (runId !== 'f-01') return null;
+  if (name === 'figure-1.png') return { name, mimeType: 'image/png', size: 396, data: FAKE_FIGURE_PNG_BASE64 };
+  if (name === 'out/summary.csv') return { name, mimeType: 'text/csv', size: FAKE_CSV.length, data: btoa(FAKE_CSV) };
+  return null;
+}
+
 export function fakeRecent(now: number): FinishedExecution[] {
   return [
-    finished('f-01', 40_000, 'success', { code: 'import statistics\nprint(statistics.mean([3, 5, 8]))', durationMs: 412 }, now),
+    finished(
+      'f-01',
+      40_000,
+      'success',
+      {
+        code: 'import statistics\nimport matplotlib.pyplot as plt\nprint(statistics.mean([3, 5, 8]))\nplt.plot([3, 5, 8]); plt.title("Mean"); plt.show()',
+        durationMs: 412,
+        artifacts: [
+          { name: 'figure-1.png', mimeType: 'image/png', size: 396, source: 'figure', width: 96, height: 64, title: 'Mean' },
+          { name: 'out/summary.csv', mimeType: 'text/csv', size: FAKE_CSV.length, source: 'file' },
+        ],
+      },
+      now,
+    ),
     finished('f-02', 2 * MIN, 'memory', { exitCode: 137, code: 'blob = bytearray(2 * 1024**3)', durationMs: 3_310 }, now),
     finished('f-03', 4 * MIN, 'timeout', { exitCode: null, code: 'while True:\n    pass', durationMs: 30_000 }, now),
     finished('f-04', 7 * MIN, 'error', { exitCode: 1, code: 'import requests  # no network in here', client: { name: 'cursor', version: '1.7.2' } }, now),

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,burst,mcp,proxy,history,control,panel-history,panel-live picks some of them.
+// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages picks some of them.
 import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
@@ -8,6 +8,8 @@ import { benchHistory } from './history.bench.js';
 import { benchMcp } from './mcp.bench.js';
 import { benchPanelHistory } from './panel-history.bench.js';
 import { benchPanelLive } from './panel-live.bench.js';
+import { benchPlot } from './plot.bench.js';
+import { benchPackages } from './packages.bench.js';
 import { benchProxy } from './proxy.bench.js';
 
 const all: Record<string, () => Promise<string>> = {
@@ -15,11 +17,13 @@ const all: Record<string, () => Promise<string>> = {
   cli: benchCli,
   burst: benchBurst,
   mcp: benchMcp,
+  plot: benchPlot,
   proxy: benchProxy,
   history: benchHistory,
   control: benchControl,
   'panel-history': benchPanelHistory,
   'panel-live': benchPanelLive,
+  packages: benchPackages,
 };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];

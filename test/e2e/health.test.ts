@@ -45,4 +45,17 @@ describe.skipIf(!e2e.available)('panel: Health', () => {
     expect(shown).toBe(`Checked ${await page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }), after)}`);
     expect(pageErrors(page)).toEqual([]);
   });
+
+  it('probes every runtime installed here on request and shows each limit per runtime', async () => {
+    const inUse = (await apiCall<HealthReport>(served, 'health.get')).runtime!.name;
+    await page.getByRole('button', { name: 'Probe every runtime' }).click();
+    const table = page.getByRole('table', { name: 'Limits per runtime' });
+    await table.waitFor({ timeout: 150_000 });
+    for (const limit of ['Memory limit', 'No network', 'Read-only root', 'No capabilities']) {
+      expect(await table.getByRole('img', { name: `${inUse}, ${limit}: enforced`, exact: true }).count()).toBe(1);
+    }
+    await table.scrollIntoViewIfNeeded();
+    await screenshot(page, 'health-tiers');
+    expect(pageErrors(page)).toEqual([]);
+  });
 });

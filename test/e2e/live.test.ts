@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { apiCall, e2e, launchChromium, mcpClient, openPanel, pageErrors, resultText, screenshot, startServe, type Served } from './harness.js';
 
 describe.skipIf(!e2e.available)('panel: Live', () => {
@@ -52,7 +52,7 @@ describe.skipIf(!e2e.available)('panel: Live', () => {
     await expect.poll(() => page.getByRole('list', { name: /Recently finished/ }).textContent()).toMatch(/cancel/i);
     await screenshot(page, 'live-recent');
     await expect
-      .poll(() => execFileSync('podman', ['ps', '--all', '--filter', `name=^${id.containerName}$`, '--format', '{{.Names}}'], { encoding: 'utf8' }).trim(), { timeout: 20_000 })
+      .poll(() => execFileSync(inject('sandbox').runtime!.path, ['ps', '--all', '--filter', `name=^${id.containerName}$`, '--format', '{{.Names}}'], { encoding: 'utf8' }).trim(), { timeout: 20_000 })
       .toBe('');
     expect(pageErrors(page)).toEqual([]);
   });

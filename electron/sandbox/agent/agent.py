@@ -307,6 +307,12 @@ def _install_boot_modules(modules):
         exec(compile(source, filename, 'exec', dont_inherit=True), module.__dict__)
 
 
+def _hook(name, *args):
+    """Calls `name` on each boot module that defines it, in install order (artifacts.py: on_boot/start/end)."""
+    for module_name in BOOT.get('modules') or {}:  # noqa: F821
+        getattr(sys.modules.get(module_name), name, lambda *_: None)(*args)
+
+
 def _wait_for_start(lines):
     # Backstop for pooled containers: if the host vanished without closing stdin, end ourselves.
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
@@ -330,6 +336,9 @@ def _prebound_names(context):
 def _run_user_code(source, context, sandbar):
     """Run `source` as a fresh __main__ module and return the exit code Python itself would use."""
     sandbar.context = context
+    layer = context.get('packages')
+    if isinstance(layer, str) and layer.startswith('/opt/sandbar/layers/'):
+        sys.path.insert(0, layer)  # the run's package layer (read-only), ahead of the image's own packages
     # Tracebacks read source lines from linecache; mtime None keeps checkcache() from dropping the entry.
     linecache.cache[SANDBOX_FILENAME] = (len(source), None, source.splitlines(True), SANDBOX_FILENAME)
     main = types.ModuleType('__main__')
@@ -420,6 +429,7 @@ def _main():
     sandbar = _make_sandbar_module()
     try:
         _install_boot_modules(BOOT.get('modules') or {})  # noqa: F821
+        _hook('on_boot', BOOT, lambda frame: _write_frame(_encode(frame)))  # noqa: F821
     except BaseException:
         _print_text(traceback.format_exc())  # a broken boot module is a host bug: report it, never go ready
         _finish(1, captures)
@@ -435,7 +445,11 @@ def _main():
     if not isinstance(source, str):
         _print_text('sandbar: the start frame has no code\n')
         _finish(1, captures)
-    _finish(_run_user_code(source, context if isinstance(context, dict) else {}, sandbar), captures)
+    _hook('on_start', start)
+    code = _run_user_code(source, context if isinstance(context, dict) else {}, sandbar)
+    if os.getpid() == AGENT_PID:  # not in a child the code forked
+        _hook('on_end')  # figures still open, files in /workspace/out, imports seen (each reports its failures)
+    _finish(code, captures)
 
 
 _main()

@@ -1,5 +1,6 @@
 // What the Health view asks of the main process.
 import type { TokenKind } from '../../../shared/contract.js';
+import type { RuntimeTier } from '../../../shared/health.js';
 import { api, describeError } from '../../api/index.js';
 import { useHealthStore } from '../../stores/health-store.js';
 import { toast } from '../../stores/ui-store.js';
@@ -15,6 +16,16 @@ export async function runProbe(): Promise<void> {
   } catch (err) {
     useHealthStore.getState().probeFinished(null, describeError(err));
     toast('fail', `The probe could not run: ${describeError(err)}`);
+  }
+}
+
+/** Probes every installed runtime and tier (slow: a probe container each); null when it could not. */
+export async function probeTiers(): Promise<RuntimeTier[] | null> {
+  try {
+    return await api.call('health.tiers', {});
+  } catch (err) {
+    toast('fail', `Could not probe the runtimes: ${describeError(err)}`);
+    return null;
   }
 }
 

@@ -8,6 +8,7 @@ import { EndpointCard } from './endpoint-card.js';
 import { ImageCard } from './image-card.js';
 import { PoolCard } from './pool-card.js';
 import { RuntimeFacts } from './runtime-facts.js';
+import { RuntimeTiersCard } from './runtime-tiers-card.js';
 import './health.css';
 
 export function HealthView() {
@@ -62,6 +63,7 @@ export function HealthView() {
         <EndpointCard />
         <PoolCard />
       </div>
+      <RuntimeTiersCard />
     </section>
   );
 }

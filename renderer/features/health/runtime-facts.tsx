@@ -4,14 +4,14 @@ import { StatusDot } from '../../components/badge.js';
 import type { Tone } from '../../components/tone.js';
 
 /** A documented exception (gVisor's pids, say) is amber with its reason, never shown as a pass. */
-const STATE: Record<LimitState['state'], { tone: Tone; label: string }> = {
+export const STATE: Record<LimitState['state'], { tone: Tone; label: string }> = {
   enforced: { tone: 'ok', label: 'enforced' },
   exception: { tone: 'warn', label: 'not enforced on this backend' },
   failed: { tone: 'fail', label: 'not enforced' },
   unknown: { tone: 'fail', label: 'not proven' },
 };
 
-const ENFORCED_LABEL: Record<(typeof ENFORCED_KEYS)[number], string> = {
+export const ENFORCED_LABEL: Record<(typeof ENFORCED_KEYS)[number], string> = {
   memory: 'Memory limit',
   pids: 'Process limit',
   network: 'No network',
@@ -69,6 +69,18 @@ export function RuntimeFacts({ report }: { report: HealthReport }) {
           );
         })}
       </ul>
+      {caps && (
+        <dl className="facts" aria-label="What the backend can do">
+          <dt>Lifetime cap</dt>
+          <dd>
+            {caps.lifetimeBackstop
+              ? 'in the runtime: a sandbox dies on time even if Sandbar is killed'
+              : "none in the runtime: the agent's idle timeout and the reaper stand in"}
+          </dd>
+          <dt>Pause/resume</dt>
+          <dd>{caps.pauseResume ? 'supported' : 'not supported by this backend'}</dd>
+        </dl>
+      )}
     </section>
   );
 }

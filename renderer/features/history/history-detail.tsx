@@ -1,5 +1,5 @@
-// One run in full (`#/history/<id>`): how it ended, its code, output, tool calls and limits; re-run,
-// export and copy.
+// One run in full (`#/history/<id>`): how it ended, its code, output, figures and files, tool calls and
+// limits; re-run, export and copy.
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { HistoryDetail } from '../../../shared/history.js';
 import { historyDetailHref, routeHref } from '../../app/routes.js';
@@ -8,6 +8,8 @@ import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { formatBytes, formatDateTime } from '../../lib/format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
+import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
+import { PackagesSection } from './packages-section.js';
 import { CodeBlock } from './code-block.js';
 import { describeExit, statusTone } from './describe-exit.js';
 import { exportRunJson } from './export-json.js';
@@ -115,6 +117,13 @@ function RunDetail({ d }: { d: HistoryDetail }) {
       <h3>Output</h3>
       <Stream name="stdout" text={d.stdout} truncated={d.stdoutTruncated} />
       <Stream name="stderr" text={d.stderr} truncated={d.stderrTruncated} />
+      {(d.artifacts.length > 0 || d.refusedArtifacts.length > 0) && (
+        <>
+          <h3>Figures and files ({d.artifacts.length})</h3>
+          <ArtifactGallery runId={d.id} artifacts={d.artifacts} refused={d.refusedArtifacts} />
+        </>
+      )}
+      {d.packages && <PackagesSection packages={d.packages} />}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
       <ToolTimeline run={d} calls={d.toolCalls} />
       <h3>Limits in force</h3>

@@ -5,7 +5,7 @@ import { Segmented } from '../../components/segmented.js';
 import { SliderField } from '../../components/slider-field.js';
 import { FIELD_PATHS, type FieldKey } from './limits-form.js';
 import type { LimitsForm } from './use-limits-form.js';
-import { concurrencyScale, cpusScale, memoryScale, outputCapScale, pidsScale, poolScale, queueScale, timeoutScale } from './scales.js';
+import { concurrencyScale, cpusScale, memoryScale, outputCapScale, packageCacheScale, pidsScale, poolScale, queueScale, timeoutScale } from './scales.js';
 
 const OUTPUT_MODES = [
   { value: 'compact', label: 'Compact' },
@@ -14,6 +14,7 @@ const OUTPUT_MODES = [
 
 export function LimitsFields({ form, images }: { form: LimitsForm; images: string[] }) {
   const probeImage = useHealthStore((s) => s.report?.image.name);
+  const packagesRow = useHealthStore((s) => s.report?.checks.find((c) => c.id === 'packages')?.detail);
   const lockedBy = (key: FieldKey) => form.locked.get(FIELD_PATHS[key]) ?? null;
   const common = (key: FieldKey) => ({
     id: `limit-${key}`,
@@ -85,6 +86,17 @@ export function LimitsFields({ form, images }: { form: LimitsForm; images: strin
             </>
           )}
         </Field>
+      </fieldset>
+
+      <fieldset className="card group">
+        <legend>Packages</legend>
+        <SliderField
+          {...common('packageCacheMB')}
+          label="Package cache"
+          unit="MB"
+          scale={packageCacheScale}
+          hint={`Installed layers and wheels kept for runs that ask for packages; the least recently used go first.${packagesRow ? ` Now: ${packagesRow}` : ''}`}
+        />
       </fieldset>
     </div>
   );

@@ -20,6 +20,8 @@ export interface LimitsDraft {
   poolSize: string;
   image: string;
   outputMode: string;
+  /** MB of installed package layers and wheels kept. */
+  packageCacheMB: string;
 }
 
 export type FieldKey = keyof LimitsDraft;
@@ -37,6 +39,7 @@ export const FIELD_PATHS: Record<FieldKey, string> = {
   poolSize: 'poolSize',
   image: 'image',
   outputMode: 'outputMode',
+  packageCacheMB: 'packageCacheMB',
 };
 
 export const FIELD_KEYS = Object.keys(FIELD_PATHS) as FieldKey[];
@@ -57,6 +60,7 @@ export function draftFromSettings(s: Settings): LimitsDraft {
     poolSize: String(s.poolSize),
     image: s.image,
     outputMode: s.outputMode,
+    packageCacheMB: String(s.packageCacheMB),
   };
 }
 
@@ -85,6 +89,7 @@ export function settingsFromDraft(draft: LimitsDraft, base: Settings): unknown {
     poolSize: parseNumberText(draft.poolSize),
     image: draft.image,
     outputMode: draft.outputMode,
+    packageCacheMB: parseNumberText(draft.packageCacheMB),
   };
 }
 

@@ -1,6 +1,6 @@
 // Live: what runs now, what waits, what just finished; pause new runs; how to connect when idle.
 import { useShallow } from 'zustand/react/shallow';
-import { routeHref } from '../../app/routes.js';
+import { historyDetailHref, routeHref } from '../../app/routes.js';
 import { Badge, type Tone } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
@@ -11,6 +11,7 @@ import { useEndpointStore } from '../../stores/endpoint-store.js';
 import { useLiveStore } from '../../stores/live-store.js';
 import type { PoolState } from '../../../shared/execution.js';
 import { setPaused } from './live-actions.js';
+import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
 import { QueuedList } from './queued-list.js';
 import { RecentStrip } from './recent-strip.js';
 import { RunningCard } from './running-card.js';
@@ -63,6 +64,8 @@ export function LiveView() {
   const now = useNow(250, running.length + queued.length > 0);
   const poolState = poolSummary(pool);
   const idle = running.length === 0 && queued.length === 0;
+  // The newest finished run that made figures or files: its thumbnails stay until a newer one makes some.
+  const latestWithArtifacts = recent.find((r) => (r.artifacts?.length ?? 0) > 0 || (r.refusedArtifacts?.length ?? 0) > 0);
 
   return (
     <section className="view" aria-labelledby="live-title">
@@ -112,6 +115,16 @@ export function LiveView() {
             </section>
           )}
         </>
+      )}
+
+      {latestWithArtifacts && (
+        <section className="section" aria-labelledby="figures-title">
+          <h2 id="figures-title">Figures</h2>
+          <p className="muted small figures-from">
+            From run <a href={historyDetailHref(latestWithArtifacts.id)}>{latestWithArtifacts.id}</a>, the latest that made any
+          </p>
+          <ArtifactGallery key={latestWithArtifacts.id} runId={latestWithArtifacts.id} artifacts={latestWithArtifacts.artifacts ?? []} refused={latestWithArtifacts.refusedArtifacts ?? []} />
+        </section>
       )}
 
       {recent.length > 0 && (

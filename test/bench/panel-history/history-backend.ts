@@ -180,6 +180,9 @@ export class HistoryBackend {
       containerName: `sandbar-${i.toString(36)}`,
       toolCallCount: toolCalls.length,
       toolCalls,
+      artifacts: [],
+      refusedArtifacts: [],
+    packages: null,
     };
   }
 

@@ -68,6 +68,25 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(again.result).toMatchObject({ exitReason: 'success', code, client: { name: 'panel' } });
   });
 
+  it('announces a plot run with artifact metadata only, and serves the bytes with executions.artifact', async () => {
+    const code = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.title('Sales')\nplt.show()";
+    const handle = t.app.core.engine.submit({ code, client: { name: 'cli', transport: 'cli' } });
+    const [result, finished] = await Promise.all([handle.result, api.next('execution.finished', (e) => e.result.id === handle.id)]);
+    const figure = result.artifacts![0]!;
+    const { data, ...meta } = figure;
+    expect(finished.result.artifacts).toEqual([meta]);
+    // The event carries no bytes: far smaller than the figure itself.
+    expect(JSON.stringify(finished).length).toBeLessThan(figure.size);
+    const served = await api.value(track('executions.artifact'), { runId: handle.id, name: 'figure-1.png' });
+    expect(served).toEqual({ name: 'figure-1.png', mimeType: 'image/png', size: figure.size, data: Buffer.from(data).toString('base64') });
+    const detail = await api.value('executions.get', { id: handle.id });
+    expect(detail!.artifacts).toEqual([meta]);
+    const missing = await api.call('executions.artifact', { runId: handle.id, name: 'figure-2.png' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringMatching(/No artifact 'figure-2.png' of execution/) } });
+    const bad = await api.call('executions.artifact', { runId: '', name: 'x' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', fields: { runId: expect.any(String) } } });
+  });
+
   it('cancels a long run with Kill and leaves no container behind', async () => {
     const handle = t.app.core.engine.submit({ code: 'import time\nprint("long", flush=True)\ntime.sleep(60)', client: { name: 'cli' } });
     const started = await api.next('execution.started', (e) => e.id === handle.id);
@@ -119,6 +138,10 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(report.ok).toBe(true);
     expect(report.enforced).toMatchObject({ memory: true, pids: true, network: true, readOnlyRoot: true });
     await api.next('health.changed', (e) => e.checkedAt === report.checkedAt);
+    // Every runtime installed here, probed on request: the one in use is among them, its limits proven.
+    const tiers = await api.value(track('health.tiers'), {});
+    const inUse = tiers.find((t) => t.runtime === report.runtime!.name && t.isolation === (report.capabilities?.isolation ?? 'runc'));
+    expect(inUse?.capabilities?.limits.memory.state, JSON.stringify(tiers)).toBe('enforced');
 
     const pull = await api.value(track('image.pull'), { image: 'localhost/sandbar-no-such-image:nope' });
     expect(pull).toEqual({ started: true, image: 'localhost/sandbar-no-such-image:nope' });

@@ -46,12 +46,22 @@ describe.skipIf(!sandbox.available)('sandbar run and a running instance', () => 
     expect(t.app.core.history.list({ client: 'sandbar-cli' }).items).toHaveLength(3);
   });
 
+  it('a run that makes a figure still prints its output and --json its payload (the result has no structuredContent)', async () => {
+    const plot = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nprint('plotted')";
+    const run = await cli(t.home, [], plot);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('plotted\n');
+    const json = await cli(t.home, ['--json'], plot);
+    expect(json.status, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ stdout: ['plotted'], exitReason: 'success' });
+  });
+
   it('--no-bridge runs here, recorded as a cli run', async () => {
     const before = t.app.core.history.list({ client: 'cli' }).items.length;
     const local = await cli(t.home, ['--no-bridge'], 'print("local")');
     expect(local.status, local.stderr).toBe(0);
     expect(local.stdout).toBe('local\n');
-    expect(t.app.core.history.list({ client: 'sandbar-cli' }).items).toHaveLength(3);
+    expect(t.app.core.history.list({ client: 'sandbar-cli' }).items).toHaveLength(5);
     // The local run's row is written by the other process; this instance's history reads the same file.
     expect(t.app.core.history.list({ client: 'cli' }).items.length).toBe(before + 1);
   });

@@ -1,13 +1,12 @@
 // The tray follows the real engine through the real router: ready, busy while a run goes, ready again,
 // and broken when the container runtime goes away (here: the runtime binary the settings name vanishes).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, renameSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrayController } from '../../../electron/shell/tray-controller.js';
 import type { TrayState } from '../../../electron/shell/tray-model.js';
-import { containersOf, sandbox, waitFor } from '../helpers.js';
+import { containersOf, runtimeBinary, runtimeName, sandbox, waitFor } from '../helpers.js';
 import { startTestApp, type TestApp } from './control-helpers.js';
 
 describe.skipIf(!sandbox.available)('tray state from the real engine', () => {
@@ -16,10 +15,11 @@ describe.skipIf(!sandbox.available)('tray state from the real engine', () => {
   const states: TrayState[] = [];
   let tooltip = '';
   const bin = mkdtempSync(path.join(tmpdir(), 'sandbar-runtime-'));
-  const runtime = path.join(bin, 'podman');
+  // The project's runtime (podman or docker) under its own name, so the locator knows which it is.
+  const runtime = path.join(bin, runtimeName() ?? 'runtime');
 
   beforeAll(async () => {
-    symlinkSync(execFileSync('sh', ['-c', 'command -v podman'], { encoding: 'utf8' }).trim(), runtime);
+    symlinkSync(runtimeBinary(), runtime);
     t = await startTestApp({}, { SANDBAR_RUNTIME: runtime });
     tray = new TrayController({
       router: t.app.router,

@@ -1,6 +1,6 @@
 // A loopback stand-in for the Kubernetes API server, just enough for the real @kubernetes/client-node:
-// pods (create, get, list by label, delete), watch streams, the attach WebSocket (channel protocol v4/v5)
-// and NetworkPolicies. A pod's command runs as a host process (a kubelet stand-in), so the agent's
+// pods (create, get, list by label, merge-patch and delete with resourceVersion preconditions), watch
+// streams, the attach WebSocket (channel protocol v4/v5) and NetworkPolicies. A pod's command runs as a host process (a kubelet stand-in), so the agent's
 // frames really travel over the attach stream. It records every request and refuses a missing token.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +31,13 @@ export class FakeKubeApi {
   readonly missingImages = new Set<string>();
   /** Localhost seccomp profiles installed on the fake node; a pod asking for another one cannot start. */
   readonly seccompProfiles = new Set<string>();
+  /** Outcomes of conditional writes (PATCH, DELETE with preconditions), for the race tests. */
+  readonly conditional: { method: string; name: string; status: number; labels?: Record<string, string> }[] = [];
   private readonly watchers = new Set<{ name: string | null; res: ServerResponse }>();
+  private version = 1;
+  private held: { method: string; count: number; waiting: (() => void)[] } | undefined;
+  /** More API (CRDs and their controller, see fake-agent-sandbox.ts): an answer, or undefined to fall through. */
+  extension: ((method: string, url: URL, body: Json | undefined) => { code: number; body: Json } | undefined) | undefined;
   private server: Server | undefined;
   private readonly wss = new WebSocketServer({
     noServer: true,
@@ -82,7 +88,51 @@ export class FakeKubeApi {
 
   /** A pod left behind by someone else (another Sandbar), not started. */
   addPod(pod: Json): void {
-    this.pods.set(pod.metadata.name, { pod: { ...pod, status: { phase: 'Running' } }, sockets: new Set() });
+    this.pods.set(pod.metadata.name, { pod: this.stamp({ ...pod, status: { phase: 'Running' } }), sockets: new Set() });
+  }
+
+  /**
+   * Holds requests of `method` until `count` of them have arrived, then lets them through in arrival order:
+   * two claimers then surely patch with the same resourceVersion, as two instances racing on a real cluster.
+   */
+  holdUntil(method: string, count: number): void {
+    this.held = { method, count, waiting: [] };
+  }
+
+  private async gate(method: string): Promise<void> {
+    const held = this.held;
+    if (!held || held.method !== method) return;
+    await new Promise<void>((resolve) => {
+      held.waiting.push(resolve);
+      if (held.waiting.length >= held.count) {
+        this.held = undefined;
+        // One at a time, in order: each write completes before the next is looked at.
+        void (async () => {
+          for (const release of held.waiting) {
+            release();
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })();
+      }
+    });
+  }
+
+  /** Someone else changes a pod's labels (another instance adopting it), which bumps its resourceVersion. Null deletes. */
+  relabel(name: string, changes: Record<string, string | null>): void {
+    const entry = this.pods.get(name)!;
+    const labels: Record<string, string> = { ...entry.pod.metadata.labels };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete labels[key];
+      else labels[key] = value;
+    }
+    entry.pod = this.stamp({ ...entry.pod, metadata: { ...entry.pod.metadata, labels } });
+    this.notify('MODIFIED', entry.pod);
+  }
+
+  /** Every write gets a new resourceVersion, like etcd's revision. */
+  private stamp(pod: Json): Json {
+    const metadata = { creationTimestamp: new Date().toISOString(), ...pod.metadata, resourceVersion: String(++this.version) };
+    return { ...pod, metadata };
   }
 
   private authorized(req: IncomingMessage): boolean {
@@ -93,7 +143,9 @@ export class FakeKubeApi {
     const url = new URL(req.url ?? '/', 'http://fake');
     this.requests.push({ method: req.method ?? '', path: url.pathname + url.search });
     if (!this.authorized(req)) return this.status(res, 401, 'Unauthorized');
-    const body = req.method === 'POST' ? (JSON.parse(await text(req)) as Json) : undefined;
+    const raw = req.method === 'GET' ? '' : await text(req);
+    const body = raw ? (JSON.parse(raw) as Json) : undefined;
+    await this.gate(req.method ?? '');
 
     const policy = /^\/apis\/networking\.k8s\.io\/v1\/namespaces\/([^/]+)\/networkpolicies$/.exec(url.pathname);
     if (policy && req.method === 'POST') {
@@ -115,25 +167,58 @@ export class FakeKubeApi {
       const entry = this.pods.get(one[2]!);
       return entry ? this.json(res, 200, entry.pod) : this.status(res, 404, 'NotFound');
     }
+    if (one && req.method === 'PATCH') {
+      const entry = this.pods.get(one[2]!);
+      if (!entry) return this.status(res, 404, 'NotFound');
+      if (req.headers['content-type'] !== 'application/merge-patch+json') return this.status(res, 415, 'UnsupportedMediaType');
+      const expected = body?.metadata?.resourceVersion;
+      const conflict = expected !== undefined && expected !== entry.pod.metadata.resourceVersion;
+      this.conditional.push({ method: 'PATCH', name: one[2]!, status: conflict ? 409 : 200, labels: body?.metadata?.labels });
+      if (conflict) return this.status(res, 409, 'Conflict');
+      const labels: Record<string, string> = { ...entry.pod.metadata.labels };
+      for (const [key, value] of Object.entries((body?.metadata?.labels ?? {}) as Record<string, string | null>)) {
+        if (value === null) delete labels[key];
+        else labels[key] = value;
+      }
+      entry.pod = this.stamp({ ...entry.pod, metadata: { ...entry.pod.metadata, labels } });
+      this.notify('MODIFIED', entry.pod);
+      return this.json(res, 200, entry.pod);
+    }
     if (one && req.method === 'DELETE') {
       const entry = this.pods.get(one[2]!);
       if (!entry) return this.status(res, 404, 'NotFound');
+      const expected = body?.preconditions?.resourceVersion;
+      if (expected !== undefined) {
+        const conflict = expected !== entry.pod.metadata.resourceVersion;
+        this.conditional.push({ method: 'DELETE', name: one[2]!, status: conflict ? 409 : 200 });
+        if (conflict) return this.status(res, 409, 'Conflict');
+      }
       this.pods.delete(one[2]!);
       entry.proc?.kill('SIGKILL');
       this.notify('DELETED', entry.pod);
       return this.json(res, 200, entry.pod);
     }
+    const answer = this.extension?.(req.method ?? '', url, body);
+    if (answer) return this.json(res, answer.code, answer.body);
+    // Discovery: the built-in groups only, unless an extension (CRDs) says otherwise.
+    if (url.pathname === '/apis' && req.method === 'GET') return this.json(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
     return this.status(res, 404, 'NotFound');
   }
 
   private createPod(res: ServerResponse, body: Json): void {
+    const pod = this.launchPod(body);
+    if (!pod) return this.status(res, 409, 'AlreadyExists');
+    this.json(res, 201, pod);
+  }
+
+  /** What the kubelet does with a new pod (also how a controller stand-in makes one); null if the name is taken. */
+  launchPod(body: Json): Json | null {
     const name = body.metadata.name as string;
-    if (this.pods.has(name)) return this.status(res, 409, 'AlreadyExists');
+    if (this.pods.has(name)) return null;
     this.created.push(structuredClone(body));
-    const pod: Json = { ...body, status: { phase: 'Pending', containerStatuses: [] } };
+    const pod: Json = this.stamp({ ...body, status: { phase: 'Pending', containerStatuses: [] } });
     const entry: FakePod = { pod, sockets: new Set() };
     this.pods.set(name, entry);
-    this.json(res, 201, pod);
     const container = body.spec.containers[0];
     setTimeout(() => {
       if (!this.pods.has(name)) return;
@@ -163,6 +248,16 @@ export class FakeKubeApi {
       });
       this.setStatus(entry, { phase: 'Running', containerStatuses: [{ name: container.name, state: { running: { startedAt: new Date().toISOString() } } }] });
     }, 30);
+    return pod;
+  }
+
+  /** Deletes a pod as the API server would (its process is killed, watchers told). */
+  removePod(name: string): void {
+    const entry = this.pods.get(name);
+    if (!entry) return;
+    this.pods.delete(name);
+    entry.proc?.kill('SIGKILL');
+    this.notify('DELETED', entry.pod);
   }
 
   private attach(entry: FakePod, ws: WebSocket): void {
@@ -200,7 +295,7 @@ export class FakeKubeApi {
   }
 
   private setStatus(entry: FakePod, status: Json): void {
-    entry.pod = { ...entry.pod, status };
+    entry.pod = this.stamp({ ...entry.pod, status });
     this.notify('MODIFIED', entry.pod);
   }
 

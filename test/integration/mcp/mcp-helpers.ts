@@ -19,9 +19,9 @@ import { sandbox } from '../helpers.js';
 
 export const quietLog = createLogger('test', { SANDBAR_LOG_LEVEL: 'error' });
 
-export function serverDeps(engine: Engine, transport: 'stdio' | 'http', settings: Partial<Settings> = {}): McpServerDeps {
+export function serverDeps(engine: Engine, transport: 'stdio' | 'http', settings: Partial<Settings> = {}, extra: Partial<McpServerDeps> = {}): McpServerDeps {
   const merged = { ...DEFAULT_SETTINGS, image: sandbox.image, ...settings };
-  return { engine, settings: () => merged, servers: noServers(engine), log: quietLog, version: packageInfo().version, transport };
+  return { engine, settings: () => merged, servers: noServers(engine), log: quietLog, version: packageInfo().version, transport, ...extra };
 }
 
 /** A server manager with nothing discovered: every server name is unknown. */
@@ -61,13 +61,13 @@ export interface HttpFixture {
   close(): Promise<void>;
 }
 
-export async function httpFixture(engine: Engine, settings: Partial<Settings> = {}): Promise<HttpFixture> {
+export async function httpFixture(engine: Engine, settings: Partial<Settings> = {}, extra: Partial<McpServerDeps> = {}): Promise<HttpFixture> {
   const home = tempHome();
   const { token } = loadOrCreateToken(home);
   const endpoint = new HttpEndpoint({
     port: 0,
     token: () => token,
-    createServer: () => createMcpServer(serverDeps(engine, 'http', settings)),
+    createServer: () => createMcpServer(serverDeps(engine, 'http', settings, extra)),
     log: quietLog,
   });
   await endpoint.start();

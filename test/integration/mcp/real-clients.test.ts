@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, ListResourcesResultSchema, ListToolsResultSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ListResourcesResultSchema, ListToolsResultSchema, ReadResourceResultSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox } from '../helpers.js';
 import {
@@ -80,6 +80,25 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       expect(call.content).toHaveLength(1);
     });
 
+    it('tools/call of a Matplotlib plot shows a type "image" block, and resources/read in a later process returns its bytes', async () => {
+      const code = "import os; os.makedirs('/workspace/out', exist_ok=True); open('/workspace/out/n.txt', 'w').write('1'); " +
+        "import matplotlib.pyplot as plt; plt.plot([1,2]); plt.title('Sales'); plt.show()";
+      const result = await inspector([...launch(), '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', `code=${code}`], baseEnv());
+      const call = CallToolResultSchema.parse(inspectorJson(result));
+      expect(call.isError).toBe(false);
+      expect(call.structuredContent).toBeUndefined();
+      expect(call.content.map((c) => c.type)).toEqual(['text', 'text', 'image', 'resource_link']);
+      const image = call.content[2] as { type: 'image'; mimeType: string; data: string };
+      expect(image.mimeType).toBe('image/png');
+      expect(Buffer.from(image.data, 'base64').subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect((call.content[1] as { text: string }).text).toMatch(/^figure 1: 'Sales', \d+×\d+\nfile out\/n\.txt/);
+      // The link names the run; a new server process over the same home serves its figure from history.
+      const link = call.content[3] as { uri: string };
+      const figureUri = link.uri.replace(/out\/n\.txt$/, 'figure-1.png');
+      const read = ReadResourceResultSchema.parse(inspectorJson(await inspector([...launch(), '--method', 'resources/read', '--uri', figureUri], baseEnv())));
+      expect(read.contents).toEqual([{ uri: figureUri, mimeType: 'image/png', blob: image.data }]);
+    });
+
     it('resources/list shows exactly the capabilities resource', async () => {
       const result = await inspector([...launch(), '--method', 'resources/list'], baseEnv());
       const list = ListResourcesResultSchema.parse(inspectorJson(result));
@@ -122,6 +141,18 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
         inspectorJson(await inspector([...http, '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', 'code=print(6*7)'], withToken(token))),
       );
       expect(call).toMatchObject(ANSWER);
+
+      const plot = CallToolResultSchema.parse(
+        inspectorJson(
+          await inspector(
+            [...http, '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', "code=import matplotlib.pyplot as plt; plt.plot([1,2]); plt.title('Sales'); plt.show()"],
+            withToken(token),
+          ),
+        ),
+      );
+      expect(plot.content.map((c) => c.type)).toEqual(['text', 'text', 'image']);
+      expect(plot.content[2]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+      expect(plot.structuredContent).toBeUndefined();
 
       // The same client and preload with a wrong token: the server, not the preload, decides.
       const wrong = await inspector([...http, '--method', 'tools/list'], withToken('f'.repeat(64)));

@@ -290,7 +290,9 @@ print(json.dumps({'env': dict(os.environ), 'hostname': open('/etc/hostname').rea
 `, { timeoutSec: 60 });
     const out = json(r) as { env: Record<string, string>; hostname: string; found: string[]; mounts: { root: string; target: string; source: string }[] };
     expect(JSON.stringify(out.env)).not.toContain(SECRET);
-    expect(Object.keys(out.env).filter((k) => !['PATH', 'HOME', 'HOSTNAME', 'TERM', 'container', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYTHONDONTWRITEBYTECODE', 'LC_CTYPE'].includes(k))).toEqual([]);
+    // MPLBACKEND is the agent's own (figures come back through Sandbar's Matplotlib backend), not the host's.
+    expect(Object.keys(out.env).filter((k) => !['PATH', 'HOME', 'HOSTNAME', 'TERM', 'container', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYTHONDONTWRITEBYTECODE', 'LC_CTYPE', 'MPLBACKEND'].includes(k))).toEqual([]);
+    expect(out.env.MPLBACKEND).toBe('module://_sandbar_mpl');
     expect(out.hostname).not.toBe(hostname());
     expect(out.found).toEqual([]);
     // Bind mounts from a host disk are only the runtime's own per-container files and its init binary.

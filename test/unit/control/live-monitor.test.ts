@@ -151,6 +151,23 @@ describe('LiveMonitor broadcasts', () => {
     expect(of('live.changed').at(-1)).toEqual({ paused: false, pool: engine.pool, running: 0, queued: 0 });
   });
 
+  it('announces a finished run’s artifacts as metadata only: no bytes go over the event stream', () => {
+    const { engine, monitor, of } = setup();
+    engine.queue('r1');
+    engine.start('r1');
+    const data = new Uint8Array(50_000).fill(7);
+    engine.finish('r1', {
+      artifacts: [{ name: 'figure-1.png', mimeType: 'image/png', size: 50_000, source: 'figure', width: 1200, height: 800, title: 'Sales', data }],
+      refusedArtifacts: [{ name: 'figure-2.png', source: 'figure', reason: 'too large' }],
+    });
+    const [finished] = of('execution.finished');
+    expect(finished!.result.artifacts).toEqual([{ name: 'figure-1.png', mimeType: 'image/png', size: 50_000, source: 'figure', width: 1200, height: 800, title: 'Sales' }]);
+    expect(finished!.result.refusedArtifacts).toEqual([{ name: 'figure-2.png', source: 'figure', reason: 'too large' }]);
+    expect(JSON.stringify(finished).length).toBeLessThan(2000);
+    expect(JSON.stringify(monitor.snapshot().recent).length).toBeLessThan(2000);
+    expect(monitor.snapshot().recent[0]!.artifacts).toEqual(finished!.result.artifacts);
+  });
+
   it('a finished run it never saw queued still gets a code and servers, and no client', () => {
     const { engine, of } = setup();
     engine.finish('ghost');

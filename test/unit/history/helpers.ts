@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { Artifact, RefusedArtifact } from '../../../shared/artifacts.js';
 import type { ClientInfo, EngineEvent, ExecutionResult, ExecutionSummary, ExitReason, ToolCallRecord } from '../../../shared/execution.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../shared/limits.js';
 import type { Logger } from '../../../electron/logger.js';
@@ -61,6 +62,8 @@ export interface RunSpec {
   toolCalls?: Omit<ToolCallRecord, 'executionId'>[];
   limits?: Limits;
   timeoutSec?: number;
+  artifacts?: Artifact[];
+  refusedArtifacts?: RefusedArtifact[];
 }
 
 export function summaryOf(spec: RunSpec & { id: string }): ExecutionSummary {
@@ -115,6 +118,8 @@ export function runEvents(spec: RunSpec = {}): EngineEvent[] {
     finishedAt,
     durationMs: finishedAt - startedAt,
     containerName,
+    ...(spec.artifacts ? { artifacts: spec.artifacts } : {}),
+    ...(spec.refusedArtifacts ? { refusedArtifacts: spec.refusedArtifacts } : {}),
   };
   events.push({ type: 'finished', result });
   return events;

@@ -54,9 +54,12 @@ describe('a corrupt database', () => {
     for (let i = 0; i < 300; i++) recordRun(first, { code: `print(${i})`, stdout: `line ${i}\n`.repeat(50) });
     first.dispose();
     stores = [];
-    // Scribble over pages in the middle of the file, as a failing disk would, keeping the header intact.
+    // Scribble over pages in the second half of the file, as a failing disk would: data pages only. The
+    // header and the schema (its first pages, written when the database was created) stay intact; damage
+    // there is found at open.
     const bytes = readFileSync(file);
-    bytes.fill(0x5a, 8 * 4096, 40 * 4096);
+    const half = Math.floor(bytes.length / 4096 / 2);
+    bytes.fill(0x5a, half * 4096, (half + 32) * 4096);
     writeFileSync(file, bytes);
     // Opening stays cheap (no full check) until a write has seen damage.
     const unaware = await open();

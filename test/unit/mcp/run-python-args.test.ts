@@ -9,9 +9,18 @@ describe('checkRunPythonArgs', () => {
       ok: true,
       code: 'print(1)',
       servers: ['a', 'b', 'a'],
+      packages: [],
       timeout: 5,
     });
-    expect(checkRunPythonArgs({ code: 'x' }, limits)).toEqual({ ok: true, code: 'x', servers: [], timeout: undefined });
+    expect(checkRunPythonArgs({ code: 'x' }, limits)).toEqual({ ok: true, code: 'x', servers: [], packages: [], timeout: undefined });
+  });
+
+  it('takes packages as requirement strings and refuses anything else in words', () => {
+    expect(checkRunPythonArgs({ code: 'x', packages: ['duckdb==1.1.3', 'openpyxl'] }, limits)).toMatchObject({ ok: true, packages: ['duckdb==1.1.3', 'openpyxl'] });
+    expect(checkRunPythonArgs({ code: 'x', packages: 'duckdb' }, limits)).toEqual({ ok: false, kind: 'schema', message: "Input validation error: 'duckdb' is not of type 'array'" });
+    expect(checkRunPythonArgs({ code: 'x', packages: [1] }, limits)).toEqual({ ok: false, kind: 'schema', message: "Input validation error: 1 is not of type 'string'" });
+    expect(checkRunPythonArgs({ code: 'x', packages: ['-e .'] }, limits)).toMatchObject({ ok: false, kind: 'validation', message: expect.stringContaining('is not a requirement Sandbar accepts') });
+    expect(checkRunPythonArgs({ code: 'x', packages: Array.from({ length: 33 }, (_, i) => `p${i}`) }, limits)).toMatchObject({ ok: false, kind: 'validation', message: 'At most 32 packages per run.' });
   });
 
   it.each([

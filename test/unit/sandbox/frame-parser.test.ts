@@ -30,6 +30,24 @@ describe('interpretFrame', () => {
     });
   });
 
+  it('passes display and file frames on whole, even malformed (never as output text)', () => {
+    const display = { type: 'display', mime: 'image/png', data: 'AAAA', source: 'figure', width: 1, height: 1 };
+    expect(interpretFrame(line(display))).toEqual({ type: 'display', frame: display });
+    expect(interpretFrame(line({ type: 'display', data: 7 }))).toEqual({ type: 'display', frame: { type: 'display', data: 7 } });
+    const file = { type: 'file', name: 'out/a.csv', offset: 0, data: 'YQ==', last: true };
+    expect(interpretFrame(line(file))).toEqual({ type: 'file', frame: file });
+  });
+
+  it('reads preload and imports frames, keeping only strings', () => {
+    expect(interpretFrame(line({ type: 'preload', loaded: ['numpy', 3], failed: [{ module: 'x', error: 'E' }, 'junk', { error: 'no module' }] }))).toEqual({
+      type: 'preload',
+      loaded: ['numpy'],
+      failed: [{ module: 'x', error: 'E' }],
+    });
+    expect(interpretFrame(line({ type: 'imports', modules: ['pandas', null] }))).toEqual({ type: 'imports', modules: ['pandas'] });
+    expect(interpretFrame(line({ type: 'imports', modules: 'pandas' }))).toMatchObject({ type: 'invalid' });
+  });
+
   it('reads exit frames', () => {
     expect(interpretFrame(line({ type: 'exit', code: 0 }))).toEqual({ type: 'exit', code: 0 });
     expect(interpretFrame(line({ type: 'exit', code: 3 }))).toEqual({ type: 'exit', code: 3 });

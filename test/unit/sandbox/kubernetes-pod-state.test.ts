@@ -1,7 +1,7 @@
 // Reading a pod's status: when its container runs, and how it ended (terminated.reason, the deadline).
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { exitFromPod, podState } from '../../../electron/sandbox/kubernetes-backend.js';
+import { exitFromPod, podState } from '../../../electron/sandbox/kubernetes-pod-state.js';
 
 const pod = (status: V1Pod['status']): V1Pod => ({ status });
 const terminated = (exitCode: number, reason?: string) =>

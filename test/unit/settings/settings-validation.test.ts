@@ -75,6 +75,8 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['toolPolicies', { toolPolicies: ['everything'] }, 'must be an object of server or server/tool names to allow, ask or deny'],
   ['toolPolicies.everything/echo', { toolPolicies: { 'everything/echo': 'maybe' } }, 'must be allow, ask or deny'],
   ['approvalTimeoutSec', { approvalTimeoutSec: 1 }, 'must be at least 5 seconds'],
+  ['packageIndex', { packageIndex: 'file:///etc/' }, 'must be the http(s) URL of a simple package index'],
+  ['packageCacheMB', { packageCacheMB: 1 }, 'must be at least 64 MB'],
   ['imageCapBytes', { imageCapBytes: 100 }, 'must be at least 10000 bytes'],
   ['artifactMaxFiles', { artifactMaxFiles: 101 }, 'must be at most 100'],
   ['artifactMaxBytes', { artifactMaxBytes: -1 }, 'must be at least 0 bytes'],

@@ -1,5 +1,6 @@
 // Pins the control contract: every method's arguments and result type, every event's payload. A change
 // to shared/contract.ts that is not made here too fails the type check (npm test runs tsc over tests).
+import type { ApprovalDecision, ApprovalOutcome, PendingApproval } from '../../../shared/approvals.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   EVENT_NAMES,
@@ -11,6 +12,7 @@ import {
   type EndpointInfo,
   type Events,
   type FinishedExecution,
+  type ArtifactBytes,
   type HistoryFacets,
   type ImagePullProgress,
   type LiveSnapshot,
@@ -22,7 +24,7 @@ import {
   type SettingsView,
 } from '../../../shared/contract.js';
 import type { EngineEvent, PoolState, ToolCallRecord } from '../../../shared/execution.js';
-import type { HealthReport } from '../../../shared/health.js';
+import type { HealthReport, RuntimeTier } from '../../../shared/health.js';
 import type { HistoryDetail, HistoryPage } from '../../../shared/history.js';
 import type { ToolInfo } from '../../../shared/proxy.js';
 
@@ -39,6 +41,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'executions.get'>>().toEqualTypeOf<HistoryDetail | null>();
     expectTypeOf<MethodArgs<'executions.facets'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'executions.facets'>>().toEqualTypeOf<HistoryFacets>();
+    expectTypeOf<MethodArgs<'executions.artifact'>>().toEqualTypeOf<{ runId: string; name: string }>();
+    expectTypeOf<MethodResult<'executions.artifact'>>().toEqualTypeOf<ArtifactBytes>();
     expectTypeOf<MethodArgs<'executions.cancel'>>().toEqualTypeOf<Id>();
     expectTypeOf<MethodResult<'executions.cancel'>>().toEqualTypeOf<{ cancelled: boolean }>();
     expectTypeOf<MethodArgs<'executions.rerun'>>().toEqualTypeOf<Id>();
@@ -61,6 +65,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'health.get'>>().toEqualTypeOf<HealthReport | null>();
     expectTypeOf<MethodArgs<'health.probe'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'health.probe'>>().toEqualTypeOf<HealthReport>();
+    expectTypeOf<MethodArgs<'health.tiers'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'health.tiers'>>().toEqualTypeOf<RuntimeTier[]>();
     expectTypeOf<MethodArgs<'image.pull'>>().toEqualTypeOf<{ image?: string }>();
     expectTypeOf<MethodResult<'image.pull'>>().toEqualTypeOf<{ started: boolean; image: string }>();
     expectTypeOf<MethodArgs<'servers.list'>>().toEqualTypeOf<None>();
@@ -83,8 +89,12 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'endpoint.info'>>().toEqualTypeOf<EndpointInfo>();
     expectTypeOf<MethodResult<'endpoint.token'>>().toEqualTypeOf<{ token: string }>();
     expectTypeOf<MethodResult<'endpoint.rotateToken'>>().toEqualTypeOf<{ token: string }>();
-    // 26 methods, each pinned above.
-    expect(METHOD_NAMES).toHaveLength(26);
+    expectTypeOf<MethodArgs<'approvals.list'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'approvals.list'>>().toEqualTypeOf<PendingApproval[]>();
+    expectTypeOf<MethodArgs<'approvals.decide'>>().toEqualTypeOf<{ id: string; decision: ApprovalDecision; via?: 'panel' | 'cli' | undefined }>();
+    expectTypeOf<MethodResult<'approvals.decide'>>().toEqualTypeOf<{ decided: boolean }>();
+    // 30 methods, each pinned above.
+    expect(METHOD_NAMES).toHaveLength(30);
   });
 
   it('pins every event payload', () => {
@@ -100,7 +110,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<Events['server.state']>().toEqualTypeOf<{ servers: ServerView[] }>();
     expectTypeOf<Events['image.pullProgress']>().toEqualTypeOf<ImagePullProgress>();
     expectTypeOf<Events['endpoint.changed']>().toEqualTypeOf<EndpointInfo>();
-    expect(EVENT_NAMES).toHaveLength(12);
+    expectTypeOf<Events['approvals.changed']>().toEqualTypeOf<{ pending: PendingApproval[]; last?: ApprovalOutcome }>();
+    expect(EVENT_NAMES).toHaveLength(13);
   });
 
   it('the name lists are exactly the maps (the preload is built from the lists)', () => {

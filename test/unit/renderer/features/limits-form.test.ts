@@ -80,6 +80,12 @@ describe('limits form: patch of only what changed', () => {
     expect(buildPatch(base, next)).toEqual({ limits: { memory: '1g' }, poolSize: 3 });
   });
 
+  it('edits the package cache in MB with the schema\'s bounds', () => {
+    expect(validateDraft(draft({ packageCacheMB: '10' }), base).errors.packageCacheMB).toBe('must be at least 64 MB');
+    const next = validateDraft(draft({ packageCacheMB: '4096' }), base).settings!;
+    expect(buildPatch(base, next)).toEqual({ packageCacheMB: 4096 });
+  });
+
   it('sends nothing when nothing changed, and never a locked field', () => {
     expect(buildPatch(base, base)).toEqual({});
     const next = validateDraft(draft({ image: 'python:3.12', pids: '256' }), base).settings!;

@@ -108,4 +108,30 @@ describe('LiveView', () => {
     });
     expect(useLiveStore.getState().paused).toBe(false);
   });
+
+  it('shows the figures of the newest finished run that made any, fetched on demand, linked to its History', async () => {
+    let made = 0;
+    URL.createObjectURL = vi.fn(() => `blob:test/${++made}`);
+    URL.revokeObjectURL = vi.fn();
+    fakeApi.handle('executions.artifact', ({ runId, name }) => ({ name, mimeType: 'image/png', size: 3, data: runId === 'f-2' ? 'AQID' : '' }));
+    const figure = { name: 'figure-1.png', mimeType: 'image/png', size: 3, source: 'figure' as const, width: 640, height: 480, title: 'Sales' };
+    live = snapshot({ recent: [finished('f-3'), finished('f-2', { artifacts: [figure] }), finished('f-1', { artifacts: [{ ...figure, title: 'Old' }] })] });
+    await mount();
+    await act(async () => {});
+    const section = screen.getByRole('region', { name: 'Figures' });
+    expect(section.querySelector('a')?.getAttribute('href')).toBe('#/history/f-2');
+    expect(screen.getByRole('img', { name: "figure figure-1.png: 'Sales', 640×480" }).getAttribute('src')).toBe('blob:test/1');
+    expect(fakeApi.callsOf('executions.artifact')).toEqual([{ runId: 'f-2', name: 'figure-1.png' }]);
+    // A newer run with a figure takes its place.
+    act(() => fakeApi.emit('execution.finished', { result: finished('f-4', { artifacts: [{ ...figure, title: 'Newer' }] }) }));
+    await act(async () => {});
+    expect(screen.getByRole('region', { name: 'Figures' }).querySelector('a')?.getAttribute('href')).toBe('#/history/f-4');
+    expect(screen.getByText('Newer')).toBeTruthy();
+  });
+
+  it('shows no Figures section when no recent run made any', async () => {
+    live = snapshot({ recent: [finished('f-1')] });
+    await mount();
+    expect(screen.queryByRole('region', { name: 'Figures' })).toBeNull();
+  });
 });

@@ -35,4 +35,14 @@ describe('RuntimeFacts capability matrix', () => {
     expect(within(row('Process limit')).getByRole('img').className).toContain('dot-fail');
     expect(screen.getByText(/Docker runs as root here \(not rootless\)/)).toBeTruthy();
   });
+
+  it('says what the backend can do besides limits: Docker has no lifetime cap, Podman has one', () => {
+    render(<RuntimeFacts report={report([], 'runc', 'docker')} />);
+    const facts = screen.getByLabelText('What the backend can do');
+    expect(facts.textContent).toMatch(/Lifetime capnone in the runtime/);
+    expect(facts.textContent).toMatch(/Pause\/resumesupported/);
+    cleanup();
+    render(<RuntimeFacts report={report([], 'runc', 'podman')} />);
+    expect(screen.getByLabelText('What the backend can do').textContent).toMatch(/Lifetime capin the runtime/);
+  });
 });

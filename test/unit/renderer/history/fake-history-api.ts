@@ -47,6 +47,9 @@ export function detailOf(item: HistoryItem): HistoryDetail {
     stderrTruncated: false,
     containerName: null,
     toolCalls: [],
+    artifacts: [],
+    refusedArtifacts: [],
+    packages: null,
   };
 }
 
@@ -65,6 +68,8 @@ export class FakeHistoryApi {
   rerunId = 'run-new';
   /** Details to answer instead of the generated ones, by id. */
   readonly details = new Map<string, HistoryDetail>();
+  /** Stored artifact bytes by `runId/name`, as `executions.artifact` answers them (base64). */
+  readonly artifacts = new Map<string, { mimeType: string; data: string }>();
 
   constructor(
     public items: HistoryItem[],
@@ -116,6 +121,11 @@ export class FakeHistoryApi {
       }
       case 'executions.rerun':
         return { id: this.rerunId };
+      case 'executions.artifact': {
+        const found = this.artifacts.get(`${String(args.runId)}/${String(args.name)}`);
+        if (!found) throw Object.assign(new Error(`No artifact '${String(args.name)}' of execution ${String(args.runId)} in the history`), { code: 'invalid_request' });
+        return { name: args.name, size: Buffer.from(found.data, 'base64').length, ...found };
+      }
       default:
         throw Object.assign(new Error(`not faked: ${method}`), { code: 'internal' });
     }

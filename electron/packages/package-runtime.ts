@@ -1,0 +1,39 @@
+// The package helpers' view of the container runtime: the same translators and hardening as runs (limits'
+// user, Sandbar's seccomp profile, the OCI runtime, the host's ulimits), owned and labelled like any
+// sandbox so the reaper removes helpers a crash left behind.
+import type { Limits } from '../../shared/limits.js';
+import { sandboxSpecOf } from '../sandbox/container-args.js';
+import type { Owner } from '../sandbox/container-factory.js';
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
+import { dockerArgs } from '../sandbox/docker-args.js';
+import { podmanArgs } from '../sandbox/podman-args.js';
+import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
+import type { PackageRuntime } from './package-manager.js';
+
+export interface HelperHardening {
+  limits: Limits;
+  owner: Owner;
+  seccompProfile?: string;
+  ociRuntime?: string;
+}
+
+export async function packageRuntimeOf(runtime: ContainerRuntime, hardening: HelperHardening): Promise<PackageRuntime> {
+  const info = await runtime.resolve();
+  const ociRuntime = hardening.ociRuntime ?? info.ociRuntimeOverride;
+  return {
+    path: info.path,
+    argsOf: (spec: SandboxSpec) => (info.name === 'podman' ? podmanArgs(spec) : dockerArgs(spec)),
+    kill: (name) => runtime.killAndRemove([name]),
+    baseSpec: (image) => {
+      const { name: _name, command: _command, ...base } = sandboxSpecOf(hardening.limits, {
+        image,
+        name: 'sandbar-pkg',
+        owner: hardening.owner,
+        ulimits: info.ulimits,
+        ...(hardening.seccompProfile ? { seccompProfile: hardening.seccompProfile } : {}),
+        ...(ociRuntime ? { ociRuntime } : {}),
+      });
+      return base;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// The tool's context cost: the whole tools/list answer stays within 1 KiB, with the line on figures.
+import { describe, expect, it } from 'vitest';
+import { FIGURES_NOTE, runPythonTool } from '../../../electron/mcp/run-python-tool.js';
+import { CAPABILITIES_TEXT } from '../../../electron/mcp/capabilities-resource.js';
+import { DEFAULT_LIMITS } from '../../../shared/limits.js';
+
+describe('run_python in tools/list', () => {
+  it('fits in 1,024 bytes as a whole JSON-RPC response, even with the largest timeouts', () => {
+    for (const limits of [DEFAULT_LIMITS, { timeoutSec: 3600, maxTimeoutSec: 3600 }]) {
+      const response = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [runPythonTool(limits)] } });
+      expect(Buffer.byteLength(response)).toBeLessThanOrEqual(1024);
+    }
+  });
+
+  it('says in one line that figures come back, and so does the capabilities resource', () => {
+    expect(runPythonTool(DEFAULT_LIMITS).description).toContain(FIGURES_NOTE);
+    expect(FIGURES_NOTE).not.toContain('\n');
+    expect(CAPABILITIES_TEXT).toContain(FIGURES_NOTE);
+    expect(CAPABILITIES_TEXT).toContain('sandbar://runs/<runId>/artifacts/<name>');
+  });
+});
