@@ -5,6 +5,7 @@ import './lean-heap.js';
 import { Command, CommanderError } from 'commander';
 import { AppError, errorMessage } from '../shared/errors.js';
 import type { CliContext } from './cli/cli-context.js';
+import { registerApprovalsCommands } from './cli/approvals-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHistoryCommand } from './cli/history-command.js';
 import { registerImageCommand } from './cli/image-command.js';
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   registerServeCommand(program, ctx);
   registerHistoryCommand(program, ctx);
   registerImageCommand(program, ctx);
+  registerApprovalsCommands(program, ctx);
   try {
     await program.parseAsync(argv);
   } catch (err) {

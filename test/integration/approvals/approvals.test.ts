@@ -3,7 +3,9 @@
 // through the control API as the panel does.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -133,5 +135,20 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     expect(text(await pending)).toBe('deleted z (6)');
     expect(t.app.core.settings.toolPolicies).toEqual({ 'effects/delete_item': 'allow' });
     expect(text(await run(code('mcp_effects.delete_item(name="w")')))).toBe('deleted w (7)');
+  }, 120_000);
+
+  it('the CLI lists the question and approves it', async () => {
+    const cli = (...args: string[]) => promisify(execFile)(process.execPath, [path.resolve('dist/electron/cli.js'), ...args], { env: { ...process.env, SANDBAR_HOME: t.home } });
+    t.app.core.settingsService.update({ toolPolicies: { 'effects/delete_item': 'ask' } }); // the allow-always test set allow
+    const pending = run(code('mcp_effects.delete_item(name="cli")'));
+    const question = await nextQuestion();
+    const listed = JSON.parse((await cli('approvals', '--json')).stdout) as { id: string; tool: string }[];
+    expect(listed).toEqual([expect.objectContaining({ id: question.id, server: 'effects', tool: 'delete_item', args: { name: 'cli' } })]);
+    expect((await cli('approvals')).stdout).toContain(`${question.id}  effects/delete_item`);
+    expect((await cli('approve', question.id)).stdout).toBe(`Allowed ${question.id}.\n`);
+    expect(text(await pending)).toMatch(/^deleted cli \(\d+\)$/);
+    const again = await cli('deny', question.id).catch((err: { code: number; stderr: string }) => err);
+    expect(again).toMatchObject({ code: 1 });
+    expect((again as { stderr: string }).stderr).toContain(`No question ${question.id} is waiting`);
   }, 120_000);
 });
