@@ -2,6 +2,7 @@
 // fetches snapshots at start and after any reconnect or missed event, and owns output subscriptions.
 import type { SandbarApi } from '../../shared/contract.js';
 import type { ConnectionSource } from '../api/connection.js';
+import { useApprovalsStore } from './approvals-store.js';
 import { useConnectionStore } from './connection-store.js';
 import { useEndpointStore } from './endpoint-store.js';
 import { useHealthStore } from './health-store.js';
@@ -80,6 +81,7 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
       api.call('health.get', {}).then((r) => useHealthStore.getState().healthLoaded(r), warn('health.get')),
       api.call('servers.list', {}).then((s) => useServersStore.getState().serversLoaded(s), warn('servers.list')),
       api.call('endpoint.info', {}).then((i) => useEndpointStore.getState().endpointChanged(i), warn('endpoint.info')),
+      api.call('approvals.list', {}).then((p) => useApprovalsStore.getState().approvalsLoaded(p), warn('approvals.list')),
     ]);
   };
 
@@ -112,6 +114,7 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
     api.on('server.state', (e) => useServersStore.getState().serverState(e)),
     api.on('image.pullProgress', (e) => useHealthStore.getState().imagePullProgress(e)),
     api.on('endpoint.changed', (e) => useEndpointStore.getState().endpointChanged(e)),
+    api.on('approvals.changed', (e) => useApprovalsStore.getState().approvalsChanged(e)),
   );
 
   const connection = options.connection;

@@ -12,6 +12,7 @@ import { useLiveStore } from '../../stores/live-store.js';
 import type { PoolState } from '../../../shared/execution.js';
 import { setPaused } from './live-actions.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
+import { ApprovalsCard } from './approvals-card.js';
 import { QueuedList } from './queued-list.js';
 import { RecentStrip } from './recent-strip.js';
 import { RunningCard } from './running-card.js';
@@ -96,6 +97,8 @@ export function LiveView() {
           </Button>
         </div>
       )}
+
+      <ApprovalsCard />
 
       {!loaded ? (
         <p className="muted">Loading…</p>

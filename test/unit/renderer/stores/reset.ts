@@ -1,4 +1,5 @@
 // Every store back to its initial state, for tests.
+import { useApprovalsStore } from '../../../../renderer/stores/approvals-store.js';
 import { useClientsStore } from '../../../../renderer/stores/clients-store.js';
 import { useConnectionStore } from '../../../../renderer/stores/connection-store.js';
 import { useEndpointStore } from '../../../../renderer/stores/endpoint-store.js';
@@ -10,7 +11,7 @@ import { useSettingsStore } from '../../../../renderer/stores/settings-store.js'
 import { useUiStore } from '../../../../renderer/stores/ui-store.js';
 
 export function resetStores(): void {
-  for (const store of [useClientsStore, useConnectionStore, useEndpointStore, useHealthStore, useLiveStore, useOutputStore, useServersStore, useSettingsStore, useUiStore]) {
+  for (const store of [useApprovalsStore, useClientsStore, useConnectionStore, useEndpointStore, useHealthStore, useLiveStore, useOutputStore, useServersStore, useSettingsStore, useUiStore]) {
     store.getState().reset();
   }
 }
