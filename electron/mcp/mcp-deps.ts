@@ -10,6 +10,7 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     settings: () => core.settings,
     servers: core.servers,
     packages: core.packages,
+    approvals: { pending: () => core.approvals.broker.list(), addChannel: core.approvals.addChannel },
     log,
     version: packageInfo().version,
     transport,

@@ -1,9 +1,11 @@
 // Handles one `run_python` call: validate, refuse unknown servers, run through the engine with progress
 // notifications and cancellation, and shape the result [compat].
-import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { PendingApproval } from '../../shared/approvals.js';
 import type { ClientInfo } from '../../shared/execution.js';
+import type { ApprovalChannel } from '../proxy/approval-broker.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +23,11 @@ export interface RunPythonDeps {
   servers: ServerCatalog;
   /** Absent where packages cannot be installed (a Kubernetes runtime). */
   packages?: PackageProvider;
+  /** Questions about this run's tool calls: what waits now, and the calling client as a place to ask. */
+  approvals?: {
+    pending(): readonly PendingApproval[];
+    addChannel(runId: string, channel: ApprovalChannel): void;
+  };
   log: Logger;
 }
 
@@ -31,6 +38,7 @@ export async function handleRunPython(
   extra: ToolCallExtra,
   client: ClientInfo,
   deps: RunPythonDeps,
+  caller: { canElicit?: boolean } = {},
 ): Promise<CallToolResult> {
   const settings = deps.settings();
   const mode = settings.outputMode;
@@ -53,7 +61,9 @@ export async function handleRunPython(
     );
     if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
     const handle = submitted.handle;
-    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next);
+    if (caller.canElicit && deps.approvals) deps.approvals.addChannel(handle.id, elicitationChannel(extra));
+    const waiting = () => deps.approvals?.pending().find((a) => a.runId === handle.id);
+    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next, waiting);
     const result = await handle.result.finally(stopProgress);
     return runToolResult(result, check.servers, mode);
   } catch (err) {
@@ -67,7 +77,14 @@ export async function handleRunPython(
  * value to increase with every notification of a request; `progressValues` keeps it so whatever the clock
  * says (queued and started at the same instant, a clock step backwards).
  */
-function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: Logger, next: (value: number) => number): () => void {
+function reportProgress(
+  engine: Engine,
+  id: string,
+  extra: ToolCallExtra,
+  log: Logger,
+  next: (value: number) => number,
+  waiting: () => PendingApproval | undefined = () => undefined,
+): () => void {
   const token = extra._meta?.progressToken;
   if (token === undefined) return () => {};
   const send = (message: string, progress: number, total: number) => {
@@ -91,7 +108,10 @@ function reportProgress(engine: Engine, id: string, extra: ToolCallExtra, log: L
   const timer = setInterval(() => {
     if (startedAt === null) return;
     const elapsed = (Date.now() - startedAt) / 1000;
-    send(`running, ${Math.floor(elapsed)}s of ${timeoutSec}s`, elapsed, timeoutSec);
+    // While a call waits for a person the run's clock stands still; the notifications keep the request alive.
+    const question = waiting();
+    if (question) send(`waiting for approval of ${question.server}/${question.tool}`, elapsed, timeoutSec);
+    else send(`running, ${Math.floor(elapsed)}s of ${timeoutSec}s`, elapsed, timeoutSec);
   }, PROGRESS_INTERVAL_MS);
   return () => {
     clearInterval(timer);
@@ -105,5 +125,30 @@ export function progressValues(): (value: number) => number {
   return (value) => {
     last = value > last ? value : last + 0.001;
     return last;
+  };
+}
+
+/** Asks the calling client (MCP elicitation) about one of its run's tool calls; a decline is a no. */
+function elicitationChannel(extra: ToolCallExtra): ApprovalChannel {
+  return async (approval, signal) => {
+    const args = JSON.stringify(approval.args);
+    const result = await extra.sendRequest(
+      {
+        method: 'elicitation/create',
+        params: {
+          message: `Code in run_python wants to call ${approval.server}/${approval.tool} with ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}. Allow it?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { decision: { type: 'string', title: 'Decision', enum: ['allow-once', 'allow-run', 'deny'], description: 'allow-run: the same call again in this run too' } },
+            required: ['decision'],
+          },
+        },
+      },
+      ElicitResultSchema,
+      { signal, timeout: Math.max(1000, approval.expiresAt - Date.now()) },
+    );
+    if (result.action !== 'accept') return 'deny';
+    const decision = result.content?.decision;
+    return decision === 'allow-once' || decision === 'allow-run' || decision === 'deny' ? decision : null;
   };
 }

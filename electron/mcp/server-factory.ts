@@ -39,7 +39,9 @@ export function createMcpServer(deps: McpServerDeps): Server {
     }
     const peer = server.getClientVersion();
     const client: ClientInfo = { name: peer?.name ?? 'unknown', ...(peer?.version ? { version: peer.version } : {}), transport: deps.transport };
-    return handleRunPython(request.params.arguments, extra, client, deps);
+    // A client that declared elicitation can answer approvals for its own run's tool calls.
+    const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
+    return handleRunPython(request.params.arguments, extra, client, deps, { canElicit });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CAPABILITIES_RESOURCE] }));

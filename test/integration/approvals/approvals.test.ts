@@ -3,6 +3,7 @@
 // through the control API as the panel does.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -150,5 +151,30 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     const again = await cli('deny', question.id).catch((err: { code: number; stderr: string }) => err);
     expect(again).toMatchObject({ code: 1 });
     expect((again as { stderr: string }).stderr).toContain(`No question ${question.id} is waiting`);
+  }, 120_000);
+
+  it('asks a client that declared elicitation; its answer decides, accept or decline', async () => {
+    t.app.core.settingsService.update({ toolPolicies: { 'effects/delete_item': 'ask' } });
+    const token = readFileSync(path.join(t.home, 'token'), 'utf8').trim();
+    const asking = new Client({ name: 'eliciting-client', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const answers: string[] = ['allow-once', 'decline'];
+    const messages: string[] = [];
+    asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+      messages.push(String(request.params.message));
+      const next = answers.shift();
+      return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: next! } };
+    });
+    await asking.connect(new StreamableHTTPClientTransport(new URL(`${t.baseUrl()}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    try {
+      const before = effects().deletes ?? 0;
+      const call = (name: string) => asking.callTool({ name: 'run_python', arguments: { code: code(`mcp_effects.delete_item(name="${name}")`), servers: ['effects'] } }, undefined, { timeout: 120_000 });
+      expect(text(await call('elicited'))).toBe(`deleted elicited (${before + 1})`);
+      expect(text(await call('declined'))).toMatch(/^denied: effects\/delete_item was denied \(client\)$/);
+      expect(effects().deletes).toBe(before + 1);
+      expect(messages[0]).toContain('effects/delete_item with {"name":"elicited"}');
+      expect(t.app.core.approvals.broker.list()).toEqual([]);
+    } finally {
+      await asking.close();
+    }
   }, 120_000);
 });
