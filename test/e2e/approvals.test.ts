@@ -1,0 +1,65 @@
+// Approvals in the panel: code calls a destructive tool, the question appears in Live with the tool and
+// its arguments, and clicking Allow once lets the call through; Deny makes the code get ToolCallDenied.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { e2e, launchChromium, mcpClient, openPanel, pageErrors, resultText, screenshot, startServe, type Served } from './harness.js';
+
+const FIXTURE = path.resolve('test/fixtures/effects-mcp-server.mjs');
+const code = (name: string) =>
+  ['from mcp.runtime import ToolCallDenied', 'try:', `    r = await mcp_effects.delete_item(name="${name}")`, '    print(r["content"][0]["text"])', 'except ToolCallDenied as e:', '    print("denied:", e)'].join('\n');
+
+describe.skipIf(!e2e.available)('panel: approvals', () => {
+  let served: Served;
+  let browser: Browser;
+  let page: Page;
+  let client: Client;
+  const effectsFile = path.join(mkdtempSync(path.join(tmpdir(), 'sandbar-e2e-effects-')), 'effects.json');
+  const deletes = () => {
+    try {
+      return (JSON.parse(readFileSync(effectsFile, 'utf8')) as { deletes?: number }).deletes ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+
+  beforeAll(async () => {
+    served = await startServe({ mcpServers: { effects: { command: process.execPath, args: [FIXTURE], env: { EFFECTS_FILE: effectsFile } } } });
+    browser = await launchChromium();
+    page = await openPanel(browser, served);
+    client = await mcpClient(served, 'e2e-agent');
+  });
+  afterAll(async () => {
+    await client?.close();
+    await browser?.close();
+    await served?.stop();
+  });
+
+  it('shows the waiting call in Live; Allow once lets it through, Deny refuses it', async () => {
+    onTestFailed(async () => {
+      await screenshot(page, 'approvals-failed');
+    });
+    await page.goto(`${served.baseUrl}/#/live`);
+    const run = (name: string) => client.callTool({ name: 'run_python', arguments: { code: code(name), servers: ['effects'] } }, undefined, { timeout: 120_000 });
+
+    const allowed = run('first');
+    const question = page.getByRole('article', { name: 'effects/delete_item' });
+    await question.waitFor({ timeout: 60_000 });
+    await expect.poll(() => question.textContent()).toContain('"name": "first"');
+    expect(deletes()).toBe(0);
+    await screenshot(page, 'approvals-waiting');
+    await question.getByRole('button', { name: 'Allow once' }).click();
+    expect(resultText(await allowed)).toBe('deleted first (1)');
+    await question.waitFor({ state: 'detached', timeout: 20_000 });
+
+    const denied = run('second');
+    await question.waitFor({ timeout: 60_000 });
+    await question.getByRole('button', { name: 'Deny' }).click();
+    expect(resultText(await denied)).toMatch(/^denied: effects\/delete_item was denied/);
+    expect(deletes()).toBe(1);
+    expect(pageErrors(page)).toEqual([]);
+  });
+});
