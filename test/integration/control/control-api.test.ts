@@ -208,6 +208,22 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(fresh.status).toBe(200);
   });
 
+  it('lists a tool call waiting for approval and answers it', async () => {
+    t.app.core.settingsService.update({ toolPolicies: { 'everything/echo': 'ask' } });
+    const mcp = await t.app.core.servers.prepare(['everything']);
+    const code = 'r = await mcp_everything.echo(message="hi")\nprint(r["content"][0]["text"])';
+    const handle = t.app.core.engine.submit({ code, servers: ['everything'], context: { mcp } }, { rpc: t.app.core.servers.rpcFor(['everything']) });
+    const changed = await api.next('approvals.changed', (e) => e.pending.some((p) => p.runId === handle.id));
+    const listed = await api.value(track('approvals.list'), {});
+    expect(listed).toEqual(changed.pending);
+    expect(listed[0]).toMatchObject({ runId: handle.id, server: 'everything', tool: 'echo', args: { message: 'hi' } });
+    expect(await api.value(track('approvals.decide'), { id: listed[0]!.id, decision: 'allow-once' })).toEqual({ decided: true });
+    const result = await handle.result;
+    expect(result.stdout).toBe('Echo: hi\n');
+    const resolved = await api.next('approvals.changed', (e) => e.last?.id === listed[0]!.id);
+    expect(resolved).toMatchObject({ pending: [], last: { decision: 'allow-once', by: 'panel', tool: 'echo' } });
+  });
+
   it('answers bad arguments with a field error, not an exception', async () => {
     const answer = await api.call('executions.get', {} as never);
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_request', fields: { id: expect.any(String) } } });
