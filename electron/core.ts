@@ -152,6 +152,7 @@ export function createCore(options: {
       broker,
       channels: (runId) => runChannels.get(runId) ?? [],
       timeoutSec: () => settingsService.get().approvalTimeoutSec,
+      ...(options.oneShot ? { nobodyToAsk: true } : {}),
     },
   });
   engine.subscribe((event) => {

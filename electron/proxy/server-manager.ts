@@ -26,6 +26,8 @@ export interface ServerManagerOptions {
     /** Extra places to ask for this run (its MCP client, if it can answer elicitations). */
     channels(runId: string): ApprovalChannel[];
     timeoutSec(): number;
+    /** A one-shot command has no panel to ask: `ask` is a refusal at once, saying how to allow it. */
+    nobodyToAsk?: boolean;
   };
 }
 
@@ -204,6 +206,9 @@ export class ServerManager {
     const policy = approvals.policy(server, tool, annotations);
     if (policy === 'allow') return;
     if (policy === 'deny') throw new ToolCallDeniedError(`${server}/${tool} is denied by policy (toolPolicies)`);
+    if (approvals.nobodyToAsk) {
+      throw new ToolCallDeniedError(`${server}/${tool} needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("${server}/${tool}": "allow"), or run it through a running Sandbar (the app or sandbar serve) and answer there`);
+    }
     const release = ctx.hold();
     try {
       const { allowed, outcome } = await approvals.broker.request(

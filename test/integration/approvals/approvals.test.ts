@@ -178,3 +178,25 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     }
   }, 120_000);
 });
+
+describe.skipIf(!sandbox.available)('approvals in a one-off sandbar run', () => {
+  it('refuses at once a call that needs approval, saying how to allow it; read-only calls pass', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sandbar-oneoff-'));
+    const effectsFile = path.join(home, 'effects.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ image: sandbox.image, mcpServers: { effects: { command: process.execPath, args: [FIXTURE], env: { EFFECTS_FILE: effectsFile } } } }));
+    const source = `${code('mcp_effects.delete_item(name="x")')}\nr = await mcp_effects.read_item(name="y")\nprint(r["content"][0]["text"])`;
+    const { spawnSync } = await import('node:child_process');
+    const { stdout, stderr } = spawnSync(process.execPath, [path.resolve('dist/electron/cli.js'), 'run', '--no-bridge', '--servers', 'effects', '-'], {
+      input: source,
+      encoding: 'utf8',
+      env: { ...process.env, SANDBAR_HOME: home },
+      timeout: 120_000,
+    });
+    expect(stderr).toBe('');
+    const child = stdout.split('\n');
+    expect(child[0]).toBe('denied: effects/delete_item needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("effects/delete_item": "allow"), or run it through a running Sandbar (the app or sandbar serve) and answer there');
+    expect(child[1]).toBe('read y (1)');
+    expect(JSON.parse(readFileSync(effectsFile, 'utf8'))).toEqual({ reads: 1, deletes: 0 });
+  }, 120_000);
+});
