@@ -34,7 +34,8 @@ describe.skipIf(!sandbox.available)('live discovery through sandbar stdio', () =
     }));
     writeFileSync(path.join(mcps, '20-broken.json'), '{"mcpServers": {');
     writeFileSync(extra, JSON.stringify({ servers: { everything: { command: EVERYTHING, args: ['stdio'], description: 'VS Code style' } } }));
-    writeFileSync(path.join(sandbarHome, 'settings.json'), JSON.stringify({ serverPolicies: { secret: 'deny' } }));
+    // The stub's tools declare no hints, so they would be asked about; this test is about discovery.
+    writeFileSync(path.join(sandbarHome, 'settings.json'), JSON.stringify({ serverPolicies: { secret: 'deny' }, toolPolicies: { late: 'allow' } }));
     client = await stdioClient({ HOME: home, SANDBAR_HOME: sandbarHome, MCP_SERVERS_CONFIG: extra });
   });
   afterAll(async () => {
