@@ -75,7 +75,7 @@ interface RunResult {
 }
 
 /** The host's answer to one MCP RPC, as the real host would give it for `mcp.loaded`. */
-function answer(payload: Payload, mcp: McpContext | undefined): { payload: Payload } | { error: string } {
+function answer(payload: Payload, mcp: McpContext | undefined): { payload: Payload } | { error: string; kind?: string } {
   const loaded = mcp?.loaded ?? [];
   const server = loaded.find((s) => s.name === payload.server);
   switch (payload.type) {
@@ -88,6 +88,7 @@ function answer(payload: Payload, mcp: McpContext | undefined): { payload: Paylo
       if (!server) return { error: `Server ${String(payload.server)} is not loaded` };
       const args = payload.arguments as Payload;
       if (payload.tool === 'explode') return { error: 'Connection closed' };
+      if (payload.tool === 'forbidden') return { error: 'everything/forbidden was denied (panel)', kind: 'denied' };
       if (payload.tool === 'oops') {
         return { payload: { result: { content: [{ type: 'text', text: 'bad input' }], isError: true } } };
       }
@@ -157,6 +158,25 @@ const callRequest = (server: string, tool: string, args: Payload): Payload => ({
 });
 
 describe.concurrent('calling tools', SUITE, () => {
+  it('raises ToolCallDenied, an MCPError, for a denied call, and plain MCPError for other failures', async () => {
+    const { lines } = await runJson(
+      'from mcp.runtime import MCPError, ToolCallDenied\n' +
+        'out = []\n' +
+        'for tool in ("forbidden", "explode"):\n' +
+        '    try:\n' +
+        '        await runtime.call_tool("everything", tool, {})\n' +
+        '    except MCPError as e:\n' +
+        '        out.append([type(e).__name__, isinstance(e, ToolCallDenied), str(e)])\n' +
+        'print(json.dumps(out))',
+    );
+    expect(lines).toEqual([
+      [
+        ['ToolCallDenied', true, 'everything/forbidden was denied (panel)'],
+        ['MCPError', false, 'Connection closed'],
+      ],
+    ]);
+  });
+
   it('returns the host result through the proxy, mcp_servers, mcp.servers.<alias> and runtime.call_tool', async () => {
     const { lines, r } = await runJson(
       'from mcp.servers.everything import *\nimport mcp.servers.everything\n' +
@@ -279,7 +299,7 @@ describe.concurrent('names and modules', SUITE, () => {
         ['everything', 'demo_server'],
         false,
         [
-          'MCPError', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers',
+          'MCPError', 'ToolCallDenied', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers',
           'list_loaded_server_metadata', 'list_servers', 'list_servers_sync', 'list_tools', 'list_tools_sync',
           'query_tool_docs', 'query_tool_docs_sync', 'search_tool_docs', 'search_tool_docs_sync',
         ],
