@@ -42,7 +42,7 @@ function newEngine(config: Partial<EngineConfig>, fontCacheDir: string): Engine 
 
 async function untilReady(engine: Engine, size: number): Promise<void> {
   const end = Date.now() + 120_000;
-  while (engine.snapshot().pool.ready < size) {
+  while (engine.snapshot().pool.ready < size || engine.snapshot().pool.preloading) {
     if (Date.now() > end) throw new Error(`the pool did not fill: ${engine.snapshot().pool.lastError ?? ''}`);
     await sleep(100);
   }

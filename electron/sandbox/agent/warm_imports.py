@@ -1,5 +1,7 @@
-# Warm imports (boot module `_sandbar_warm`): before a pooled agent says ready, it imports the modules the
-# host asked for (setting `preload`), so the code's own `import pandas` finds them loaded and costs nothing.
+# Warm imports (boot module `_sandbar_warm`): while a pooled agent waits for its start frame, it imports the
+# modules the host asked for (setting `preload`), so the code's own `import pandas` finds them loaded and
+# costs nothing. It says `ready` first and stops between modules once a start frame is waiting, so a run
+# never waits for preloads it may not need beyond the one module being imported.
 # It also puts Matplotlib's font list where Matplotlib looks for it. That list is built once per image on the
 # host's side and delivered in the boot payload: with a read-only root and a fresh /workspace, Matplotlib
 # would otherwise rebuild it (seconds of CPU) in every container. Nothing of the host is mounted for it.
@@ -35,11 +37,13 @@ def _install_font_list(font_list):
         pass  # Matplotlib builds its own, as it would without us
 
 
-def _preload(plan):
+def _preload(plan, pending):
     """Imports each module; with `optional` (the default list) a module the image lacks is skipped quietly."""
     loaded, failed = [], []
     modules = plan.get('modules') if isinstance(plan, dict) else None
     for name in modules if isinstance(modules, list) else []:
+        if pending():
+            break
         if not isinstance(name, str):
             continue
         try:
@@ -113,17 +117,25 @@ def on_end():
 
 
 def on_boot(boot_payload, send):
-    _watch['send'] = send
+    _watch.update(send=send, plan=boot_payload.get('preload'))
     _install_font_list(boot_payload.get('mplFontCache'))
-    plan = boot_payload.get('preload')
-    if plan:
-        loaded, failed = _preload(plan)
-        try:
+
+
+def on_idle(pending):
+    """After `ready`, until a start frame is waiting (`pending()`): the preloads, a warm-up figure, then the
+    heap frozen. The preload frame says what was done; a run that came early skips the rest."""
+    plan = _watch.get('plan')
+    if not plan:
+        return
+    loaded, failed = _preload(plan, pending)
+    try:
+        if not pending():
             _warm_matplotlib(loaded)
-        except Exception as exc:
-            failed.append({'module': 'matplotlib (warm-up figure)', 'error': '%s: %s' % (type(exc).__name__, exc)})
+    except Exception as exc:
+        failed.append({'module': 'matplotlib (warm-up figure)', 'error': '%s: %s' % (type(exc).__name__, exc)})
+    if loaded and not pending():
         # The preloaded modules are hundreds of thousands of objects that live as long as the process: moved
         # out of the collector's reach, a full collection during the code no longer walks them all.
         gc.collect()
         gc.freeze()
-        send({'type': 'preload', 'loaded': loaded, 'failed': failed})
+    _watch['send']({'type': 'preload', 'loaded': loaded, 'failed': failed, 'complete': not pending()})
