@@ -169,7 +169,7 @@ export async function benchPlot(): Promise<string> {
     '',
     '| pool | plot snippet | `print(1)` |',
     '|---|---|---|',
-    `| default (preload: null): preloads + warm-up figure for what the runs import | ${ms(percentile(cpu.default.plot, 50))} ms | ${ms(percentile(cpu.default.print, 50))} ms |`,
+    `| default (preload: null): preloads (and their warm-up) for what the runs import | ${ms(percentile(cpu.default.plot, 50))} ms | ${ms(percentile(cpu.default.print, 50))} ms |`,
     `| bare (preload: []) | ${ms(percentile(cpu.bare.plot, 50))} ms | ${ms(percentile(cpu.bare.print, 50))} ms |`,
     `| eager (preload: numpy, pandas, matplotlib.pyplot, whatever the runs do) | ${ms(percentile(cpu.eager.plot, 50))} ms | ${ms(percentile(cpu.eager.print, 50))} ms |`,
     '',
