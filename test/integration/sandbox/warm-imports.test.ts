@@ -52,7 +52,7 @@ describe.skipIf(!sandbox.available)('warm imports', () => {
     const r = await engine.submit({ code: `${LOADED}\nimport matplotlib.pyplot as plt\nplt.plot([1, 2]); plt.show()` }).result;
     expect(r.exitReason, r.stderr).toBe('success');
     expect(r.stdout).toBe('[true, true, true]\n');
-    // The preloaded pyplot still uses Sandbar's backend, and the warm-up left no figure behind.
+    // The preloaded pyplot still uses Sandbar's backend, and the warm-up figure left nothing behind.
     expect(r.artifacts?.map((a) => a.name)).toEqual(['figure-1.png']);
     expect(engine.snapshot().pool.lastError).toBeNull();
   });
