@@ -93,6 +93,8 @@ export interface PoolState {
   lastError: string | null;
   /** A spec change (limits, image, runtime) drained the pool and it is not full again yet. */
   refilling: boolean;
+  /** Of `ready`, those still importing the preloads (a run taking one waits at most for the current module). */
+  preloading?: number;
 }
 
 export type EngineEvent =

@@ -126,6 +126,7 @@ export async function bootSandbox(
     ...bootExtras(options),
   });
   const container = new SandboxContainer(name, proc, bootLine, DEFAULT_MAX_FRAME_BYTES);
+  container.preloading = options.preload !== undefined;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the agent did not start within ${timeoutMs / 1000}s`)), timeoutMs);

@@ -18,8 +18,11 @@ export class SandboxContainer {
   private stderrTail = '';
   private exitInfo: ProcessExit | undefined;
   private used = false;
-  /** What a pooled agent imported before `ready` (setting `preload`); undefined when it was asked for none. */
+  /** What a pooled agent imported while it waited (setting `preload`); undefined until it says, or if not asked. */
   preload: Extract<AgentFrame, { type: 'preload' }> | undefined;
+  /** Set at boot when the agent was given preloads; cleared when it reports them (or the container is taken). */
+  preloading = false;
+  private preloadListeners: (() => void)[] = [];
 
   constructor(
     readonly name: string,
@@ -42,7 +45,7 @@ export class SandboxContainer {
       for (const frame of frames) {
         if (this.listener) this.listener.onFrame(frame);
         else if (frame.type === 'ready') markReady(frame.python);
-        else if (frame.type === 'preload') this.preload = frame;
+        else if (frame.type === 'preload') this.preloadEnded(frame);
         // Before any run, output can only be the agent explaining why it could not boot.
         else if (frame.type === 'output' || frame.type === 'invalid') this.keepBootLog(frame.type === 'output' ? frame.data : frame.text);
       }
@@ -56,6 +59,7 @@ export class SandboxContainer {
     });
     this.exited = proc.exited.then((exit) => {
       this.exitInfo = exit;
+      this.preloadEnded(undefined);
       const why = exit.spawnError ?? (this.stderrTail.trim() || `the container exited with code ${exit.exitCode}`);
       failBoot(new Error(why));
       return exit;
@@ -81,6 +85,20 @@ export class SandboxContainer {
     if (this.used) throw new Error(`container ${this.name} was already used`);
     this.used = true;
     this.listener = listener;
+    this.preloadEnded(undefined);
+  }
+
+  /** Called once when the preloads are reported (or will never be: taken by a run, or gone). */
+  whenPreloaded(listener: () => void): void {
+    if (this.preloading) this.preloadListeners.push(listener);
+    else listener();
+  }
+
+  private preloadEnded(frame: Extract<AgentFrame, { type: 'preload' }> | undefined): void {
+    if (frame) this.preload = frame;
+    if (!this.preloading) return;
+    this.preloading = false;
+    for (const listener of this.preloadListeners.splice(0)) listener();
   }
 
   /**

@@ -80,7 +80,15 @@ export class WarmPool {
 
   snapshot(): PoolSnapshot {
     const ready = this.slots.filter((s) => s.container).length;
-    return { size: this.options.size, ready, starting: this.slots.length - ready, lastError: this.lastError, refilling: this.refilling };
+    const preloading = this.slots.filter((s) => s.container?.preloading).length;
+    return {
+      size: this.options.size,
+      ready,
+      starting: this.slots.length - ready,
+      lastError: this.lastError,
+      refilling: this.refilling,
+      ...(preloading > 0 ? { preloading } : {}),
+    };
   }
 
   /**
@@ -194,8 +202,12 @@ export class WarmPool {
     slot.booting.then(
       (container) => {
         this.backoffMs = 0;
+        this.lastError = null;
         // A preload the user named that does not import is said here (the container still serves runs).
-        this.lastError = preloadProblem(container);
+        container.whenPreloaded(() => {
+          this.lastError = preloadProblem(container) ?? this.lastError;
+          this.changed();
+        });
         if (!this.slots.includes(slot)) return;
         slot.container = container;
         this.changed();

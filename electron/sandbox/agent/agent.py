@@ -11,6 +11,7 @@ import inspect
 import json
 import linecache
 import os
+import select
 import signal
 import sys
 import threading
@@ -436,6 +437,8 @@ def _main():
     version = '%d.%d.%d' % tuple(sys.version_info[:3])
     _write_frame(_encode({'type': 'ready', 'python': version, 'pid': AGENT_PID}))
     lines = _Lines(in_fd)
+    # Idle work (warm imports) stops at the next step once the start frame is waiting.
+    _hook('on_idle', lambda: bool(lines.buf) or bool(select.select([in_fd], [], [], 0)[0]))
     start = _wait_for_start(lines)
     threading.Thread(target=_serve_host, args=(lines,), name='sandbar-host', daemon=True).start()
     source, context = start.get('code'), start.get('context')

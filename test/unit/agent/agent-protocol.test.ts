@@ -3,7 +3,10 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
 import type { BootPayload } from '../../../electron/sandbox/bootstrap.js';
 
 type Frame = { type: string } & Record<string, unknown>;
@@ -119,6 +122,8 @@ interface RunResult {
 
 interface RunOptions {
   context?: Record<string, unknown>;
+  /** More fields of the start frame (artifact caps, watchImports). */
+  start?: Record<string, unknown>;
   boot?: BootOptions;
   onFrame?: (frame: Frame, agent: Agent) => void;
   timeoutMs?: number;
@@ -132,7 +137,7 @@ async function run(code: string, options: RunOptions = {}): Promise<RunResult> {
   try {
     await agent.waitFor((f) => f.type === 'ready');
     const started = Date.now();
-    agent.send({ type: 'start', code, context: options.context ?? {} });
+    agent.send({ type: 'start', code, context: options.context ?? {}, ...options.start });
     const processExit = await agent.exited;
     const exitFrames = agent.frames.filter((f) => f.type === 'exit');
     return {
@@ -510,5 +515,91 @@ describe.concurrent('rpc', SUITE, () => {
     agent.closeStdin();
     expect((await agent.exited).code).toBe(1);
     expect(Date.now() - closedAt).toBeLessThan(2000);
+  });
+});
+
+// The boot modules for figures, displays, out/ files and warm imports, on the host's Python (stdlib only:
+// Matplotlib and PIL are exercised in the container tests).
+describe.concurrent('artifacts and imports', SUITE, () => {
+  const withOutDir = async (fn: (outDir: string) => Promise<void>) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sandbar-agent-out-'));
+    try {
+      await fn(path.join(dir, 'out'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const files = (r: RunResult) => r.frames.filter((f) => f.type === 'file');
+
+  it('sends out/ files sorted, in 1 MiB chunks, with safe unique names, skipping symlinks, within the caps', () =>
+    withOutDir(async (outDir) => {
+      const r = await run(
+        `import os
+os.makedirs('${outDir}/sub', exist_ok=True)
+open('${outDir}/big.bin', 'wb').write(b'x' * (2 * 1024 * 1024 + 5))
+open('${outDir}/my report (1).csv', 'w').write('a')
+open('${outDir}/my report [1].csv', 'w').write('b')
+open('${outDir}/sub/z.txt', 'w').write('z')
+os.symlink('/etc/hostname', '${outDir}/link')
+`,
+        { boot: { modules: agentBootModules(), outDir }, start: { artifacts: { imageCapBytes: 350000, maxFiles: 3, maxBytes: 10 << 20 } } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(files(r).map((f) => [f.name, f.offset ?? null, f.last ?? null, f.omitted ?? null])).toEqual([
+        ['out/big.bin', 0, false, null],
+        ['out/big.bin', 1024 * 1024, false, null],
+        ['out/big.bin', 2 * 1024 * 1024, true, null],
+        ['out/my_report__1_.csv', 0, true, null],
+        ['out/my_report__1_-2.csv', 0, true, null],
+        ['out/sub/z.txt', null, null, 'files'],
+      ]);
+      expect(Buffer.from(String(files(r)[4]!.data), 'base64').toString()).toBe('b');
+      // Every file frame comes before the exit frame.
+      expect(r.frames.at(-1)!.type).toBe('exit');
+    }));
+
+  it('display() sends PNG bytes with the header size, SVG as its own type, and refuses bytes that are no image', async () => {
+    const png = "b'\\x89PNG\\r\\n\\x1a\\n' + bytes([0, 0, 0, 13]) + b'IHDR' + (300).to_bytes(4, 'big') + (200).to_bytes(4, 'big') + bytes(17)";
+    const r = await run(
+      `display(${png})
+class D:
+    def _repr_svg_(self):
+        return '<svg/>'
+display(D())
+try:
+    display(b'hello')
+except ValueError as e:
+    print(e)
+`,
+      { boot: { modules: agentBootModules() } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.frames.filter((f) => f.type === 'display').map((f) => [f.mime, f.source, f.width, f.height, f.size])).toEqual([
+      ['image/png', 'display', 300, 200, 41],
+      ['image/svg+xml', 'display', 0, 0, 6],
+    ]);
+    expect(r.stdout).toBe('display(): these bytes are not a PNG or JPEG image\n');
+  });
+
+  it('reports which watched modules the code imported, by any import form, only when asked', async () => {
+    const code = 'import json\nfrom email import message\nimport os.path';
+    const watched = await run(code, { boot: { modules: agentBootModules() }, start: { watchImports: ['json', 'email.message', 'csv', 'os'] } });
+    expect(watched.frames.filter((f) => f.type === 'imports')).toEqual([{ type: 'imports', modules: ['email.message', 'json', 'os'] }]);
+    const unwatched = await run(code, { boot: { modules: agentBootModules() } });
+    expect(unwatched.frames.some((f) => f.type === 'imports')).toBe(false);
+  });
+
+  it('imports the preloads before ready and says which failed; an optional list skips what is missing quietly', async () => {
+    const agent = new Agent({ modules: agentBootModules(), preload: { modules: ['json', 'no_such_mod_x'], optional: false } });
+    const preload = await agent.waitFor((f) => f.type === 'preload');
+    expect(preload.loaded).toEqual(['json']);
+    expect(preload.failed).toEqual([{ module: 'no_such_mod_x', error: "ModuleNotFoundError: No module named 'no_such_mod_x'" }]);
+    await agent.waitFor((f) => f.type === 'ready');
+    agent.closeStdin();
+    await agent.exited;
+    const quiet = new Agent({ modules: agentBootModules(), preload: { modules: ['json', 'no_such_mod_x'], optional: true } });
+    expect((await quiet.waitFor((f) => f.type === 'preload')).failed).toEqual([]);
+    quiet.closeStdin();
+    await quiet.exited;
   });
 });

@@ -12,7 +12,7 @@ function fakeBackend() {
   const boots: { resolve: () => void; warm: boolean }[] = [];
   const backend = {
     create: vi.fn((_spec: ContainerSpec, options?: { warm?: boolean }) => {
-      const container = { isAlive: true, exited: new Promise(() => {}), name: `c${boots.length}` } as unknown as SandboxContainer;
+      const container = { isAlive: true, exited: new Promise(() => {}), name: `c${boots.length}`, whenPreloaded: (f: () => void) => f() } as unknown as SandboxContainer;
       return new Promise<SandboxContainer>((resolve) => boots.push({ resolve: () => resolve(container), warm: options?.warm === true }));
     }),
   };
