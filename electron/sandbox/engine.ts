@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
-import type { ArtifactCaps } from './artifact-collector.js';
 import { agentBootModules } from './bootstrap.js';
 import type { SandboxBackend } from './backend.js';
 import { CliBackend, isSandboxBackend } from './cli-backend.js';
@@ -13,55 +12,11 @@ import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
 import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
-import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
-import { buildFontList, DEFAULT_PRELOAD, FontListCache, preloadPlan, PreloadUsage } from './warm-imports.js';
+import { buildFontList, DEFAULT_PRELOAD, FontListCache, PreloadUsage } from './warm-imports.js';
+import { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions } from './engine-config.js';
 
-export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
-
-export interface EngineConfig {
-  limits: Limits;
-  image: string;
-  poolSize: number;
-  concurrency: number;
-  /** 'runtime-default' is weaker and shown as such in health; Sandbar's profile is the default. */
-  seccomp: SeccompMode;
-  /** An OCI runtime the user picked (for example runsc for gVisor); null lets the container runtime choose. */
-  ociRuntime: string | null;
-  /** Runs allowed to wait; one more is refused at once as busy. Unbounded when absent (tests, tools). */
-  queueLimit?: number;
-  /** Host calls one run may have in flight; more wait in the sandbox's pipe. */
-  maxToolCallsInFlight?: number;
-  /** Caps on figures, displayed images and /workspace/out files (settings imageCapBytes, artifactMax*). */
-  artifactCaps?: ArtifactCaps;
-  /** Modules each pooled container imports before code arrives; null or absent: the default list. */
-  preload?: readonly string[] | null;
-  /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
-  packageLayers?: string;
-}
-
-/** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
-export function busyMessage(queued: number, limit: number): string {
-  return `Sandbar is busy: ${queued} run${queued === 1 ? ' is' : 's are'} already waiting (queue limit ${limit}). Try again when some have finished.`;
-}
-
-export interface EngineOptions {
-  rpc?: RpcHandler;
-  owner?: Owner;
-  /** Python modules delivered to every agent at boot; by default the sandbox-side MCP runtime. */
-  bootModules?: () => Record<string, string>;
-  /** How long an idle pooled container lives before it is replaced. */
-  poolMaxIdleMs?: number;
-  /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
-  poolBurstMax?: number;
-  /**
-   * Remove dead instances' containers at start (default). A one-shot command skips it: its own container
-   * is removed with it, and the next long-running instance reaps what others left.
-   */
-  reapOnStart?: boolean;
-  /** Where Matplotlib font lists are kept per image (under SANDBAR_HOME); absent: in memory only. */
-  fontCacheDir?: string;
-}
+export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions };
 
 export interface ExecutionHandle {
   id: string;
@@ -440,18 +395,4 @@ export class Engine {
       for (const c of alive) c.detachClient();
     }
   }
-}
-
-/** `inUse`: the default preloads recent runs imported (all of them when unknown). */
-export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD): ContainerSpec {
-  const preload = preloadPlan(config.preload, inUse);
-  const seccompProfile = seccompProfileFor(config.seccomp);
-  return {
-    image: config.image,
-    limits: config.limits,
-    ...(seccompProfile ? { seccompProfile } : {}),
-    ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
-    ...(preload ? { preload } : {}),
-    ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
-  };
 }
