@@ -32,6 +32,8 @@ export const METHOD_NAMES = [
   'endpoint.rotateToken',
   'approvals.list',
   'approvals.decide',
+  'sessions.list',
+  'sessions.close',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -48,6 +50,7 @@ export const EVENT_NAMES = [
   'image.pullProgress',
   'endpoint.changed',
   'approvals.changed',
+  'sessions.changed',
 ] as const;
 
 /** IPC channel names, derived so nobody spells them twice. */

@@ -9,6 +9,7 @@ import type { ErrorCode } from './errors.js';
 import type { HealthReport, RuntimeTier } from './health.js';
 import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
 import type { ServerState, ToolInfo } from './proxy.js';
+import type { SessionInfo } from './sessions.js';
 import type { Settings } from './settings.js';
 import { EVENT_NAMES, ipcChannel, METHOD_NAMES } from './contract-names.js';
 import { hasControlChars } from './control-chars.js';
@@ -238,6 +239,13 @@ export const methods = {
       .strict(),
     result: returns<{ decided: boolean }>(),
   },
+  /** Live sessions, most recently used first. */
+  'sessions.list': { args: none, result: returns<SessionInfo[]>() },
+  /** Ends one now (its container is removed); `closed` is false when it had already ended. */
+  'sessions.close': {
+    args: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/, 'must be a session id') }).strict(),
+    result: returns<{ closed: boolean }>(),
+  },
 } as const;
 
 export type Methods = typeof methods;
@@ -268,6 +276,8 @@ export interface Events {
   'endpoint.changed': EndpointInfo;
   /** The questions waiting now, after any was asked or answered; `last` says how the latest one ended. */
   'approvals.changed': { pending: PendingApproval[]; last?: ApprovalOutcome };
+  /** Every live session, after any opens, call, pause or end. */
+  'sessions.changed': { sessions: SessionInfo[] };
 }
 
 export type EventName = keyof Events;

@@ -2,6 +2,7 @@
 import type { ArtifactMeta, RefusedArtifact } from './artifacts.js';
 import type { ExitReason } from './execution.js';
 import type { PackagesUsed } from './packages.js';
+import type { SessionRef } from './sessions.js';
 import type { Limits } from './limits.js';
 
 /** A finished run's status is its exit reason; the other three are runs not (or never) finished. */
@@ -54,6 +55,8 @@ export interface HistoryItem {
   durationMs: number | null;
   error: string | null;
   toolCallCount: number;
+  /** Set for a call made in a session: History groups a session's calls by it. */
+  session?: SessionRef;
   /** Only on search results. */
   snippet?: SnippetPart[];
 }

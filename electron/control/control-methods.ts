@@ -144,5 +144,8 @@ export function controlMethods(s: ControlServices): MethodTable {
     'endpoint.rotateToken': ({ kind }) => ({ token: s.endpoint.rotateToken(kind) }),
     'approvals.list': () => s.approvals.list(),
     'approvals.decide': ({ id, decision, via }) => ({ decided: s.approvals.decide(id, decision, via) }),
+    // The session registry (issue 15) replaces these two: until it lands there are no sessions to list or end.
+    'sessions.list': () => [],
+    'sessions.close': () => ({ closed: false }),
   };
 }

@@ -42,6 +42,8 @@ function makeTable() {
     'endpoint.rotateToken': stub<'endpoint.rotateToken'>(),
     'approvals.list': stub<'approvals.list'>(),
     'approvals.decide': stub<'approvals.decide'>(),
+    'sessions.list': stub<'sessions.list'>(),
+    'sessions.close': stub<'sessions.close'>(),
   } satisfies MethodTable;
 }
 
