@@ -216,6 +216,8 @@ export function createFakeApi(): SandbarApi {
     },
     'approvals.list': () => [],
     'approvals.decide': () => ({ decided: false }),
+    'sessions.list': () => [],
+    'sessions.close': () => ({ closed: false }),
   };
 
   return {
