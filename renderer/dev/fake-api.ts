@@ -37,6 +37,7 @@ function historyItem(r: FinishedExecution): HistoryItem {
     durationMs: r.durationMs,
     error: r.message ?? null,
     toolCallCount: 0,
+    ...(data.FAKE_SESSION_CALLS[r.id] ? { session: data.FAKE_SESSION_CALLS[r.id] } : {}),
   };
 }
 
@@ -53,6 +54,7 @@ export function createFakeApi(): SandbarApi {
   let view = data.fakeSettingsView();
   const health = data.fakeHealth(mode === 'broken', now);
   let servers = data.fakeServers();
+  let sessions = mode === 'empty' ? [] : data.fakeSessions(now);
   let token = 'sbr_4f9c2e7a1b8d3f6e0a5c9b2d7e4f1a3c';
   const subscribed = new Set<string>();
   let tick = 0;
@@ -66,6 +68,11 @@ export function createFakeApi(): SandbarApi {
       emit('output.chunk', { id, stdout: `${data.FAKE_OUTPUT_LINES[tick % data.FAKE_OUTPUT_LINES.length]}${tick}\n`, stderr: tick % 5 === 0 ? `UserWarning: slow page (${tick})\n` : '' });
     }
     if (tick % 3 === 0) emit('execution.stats', { samples: running.map((r) => ({ id: r.id, memoryBytes: Math.round((r.memoryBytes ?? 24 * 1024 ** 2) * (0.95 + Math.random() * 0.1)) })) });
+    // The session in a call finishes it and is paused (frozen) until the next.
+    if (tick === 15 && sessions.some((x) => x.busy)) {
+      sessions = sessions.map((x) => (x.busy ? { ...x, busy: false, lastCallAt: Date.now(), idleExpiresAt: Date.now() + 10 * 60_000, memoryBytes: 64 * 1024 ** 2 } : x));
+      emit('sessions.changed', { sessions });
+    }
     // One run hits its memory limit after a while, and the queued one starts.
     if (tick === 25 && running.length > 1) {
       const [dead] = running.splice(1, 1);
@@ -216,8 +223,13 @@ export function createFakeApi(): SandbarApi {
     },
     'approvals.list': () => [],
     'approvals.decide': () => ({ decided: false }),
-    'sessions.list': () => [],
-    'sessions.close': () => ({ closed: false }),
+    'sessions.list': () => sessions,
+    'sessions.close': ({ id }) => {
+      const was = sessions.some((x) => x.id === id);
+      sessions = sessions.filter((x) => x.id !== id);
+      if (was) emit('sessions.changed', { sessions });
+      return { closed: was };
+    },
   };
 
   return {

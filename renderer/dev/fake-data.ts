@@ -4,6 +4,7 @@ import type { ExecutionSummary } from '../../shared/execution.js';
 import type { HealthReport } from '../../shared/health.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';
 import type { ToolInfo } from '../../shared/proxy.js';
+import type { SessionInfo, SessionRef } from '../../shared/sessions.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 
 const MIN = 60_000;
@@ -34,6 +35,46 @@ export function fakeRunning(now: number): RunningExecution[] {
     },
   ];
 }
+
+const SESSION_A = '3f2a9c0d7be14e21a6c85f09d3b7e412';
+const SESSION_B = 'c07e51aa2d9f4b8e9e3310f6a4c2d8b5';
+
+/** Two open sessions: one paused between calls, one in a call. */
+export function fakeSessions(now: number): SessionInfo[] {
+  return [
+    {
+      id: SESSION_A,
+      client: { name: 'claude-code', version: '2.1.4' },
+      calls: 3,
+      openedAt: now - 11 * MIN,
+      lastCallAt: now - 40_000,
+      idleExpiresAt: now - 40_000 + 10 * MIN,
+      maxExpiresAt: now - 11 * MIN + 60 * MIN,
+      busy: false,
+      memoryBytes: 212 * 1024 ** 2,
+      containerName: `sandbar-s-${SESSION_A.slice(0, 12)}`,
+    },
+    {
+      id: SESSION_B,
+      client: { name: 'cursor', version: '1.7.2' },
+      calls: 1,
+      openedAt: now - 25_000,
+      lastCallAt: now - 25_000,
+      idleExpiresAt: now - 25_000 + 10 * MIN,
+      maxExpiresAt: now - 25_000 + 60 * MIN,
+      busy: true,
+      memoryBytes: null,
+      containerName: `sandbar-s-${SESSION_B.slice(0, 12)}`,
+    },
+  ];
+}
+
+/** Which of the recent runs were calls in session A (oldest first: call 1 opened it). */
+export const FAKE_SESSION_CALLS: Record<string, SessionRef> = {
+  'f-06': { id: SESSION_A, call: 1 },
+  'f-05': { id: SESSION_A, call: 2 },
+  'f-01': { id: SESSION_A, call: 3 },
+};
 
 export function fakeQueued(now: number): ExecutionSummary[] {
   return [{ id: 'q-55c1d2', code: 'print(sum(range(10**7)))', servers: [], client: { name: 'claude-desktop', version: '0.14.1' }, timeoutSec: 30, queuedAt: now - 2_100 }];

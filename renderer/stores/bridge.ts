@@ -10,10 +10,11 @@ import { useHistoryStore } from './history-store.js';
 import { useLiveStore } from './live-store.js';
 import { useOutputStore } from './output-store.js';
 import { useServersStore } from './servers-store.js';
+import { useSessionsStore } from './sessions-store.js';
 import { useSettingsStore } from './settings-store.js';
 
 export interface Bridge {
-  /** Fetches every snapshot again (live, settings, health, servers, endpoint). */
+  /** Fetches every snapshot again (live, settings, health, servers, endpoint, approvals, sessions). */
   refresh(): Promise<void>;
   /** Streams an execution's output into the output store while the returned disposer is not called. */
   watchOutput(id: string): () => void;
@@ -82,6 +83,7 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
       api.call('servers.list', {}).then((s) => useServersStore.getState().serversLoaded(s), warn('servers.list')),
       api.call('endpoint.info', {}).then((i) => useEndpointStore.getState().endpointChanged(i), warn('endpoint.info')),
       api.call('approvals.list', {}).then((p) => useApprovalsStore.getState().approvalsLoaded(p), warn('approvals.list')),
+      api.call('sessions.list', {}).then((s) => useSessionsStore.getState().sessionsLoaded(s), warn('sessions.list')),
     ]);
   };
 
@@ -115,6 +117,7 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
     api.on('image.pullProgress', (e) => useHealthStore.getState().imagePullProgress(e)),
     api.on('endpoint.changed', (e) => useEndpointStore.getState().endpointChanged(e)),
     api.on('approvals.changed', (e) => useApprovalsStore.getState().approvalsChanged(e)),
+    api.on('sessions.changed', (e) => useSessionsStore.getState().sessionsChanged(e)),
   );
 
   const connection = options.connection;

@@ -18,6 +18,7 @@ import {
   toListQuery,
 } from '../features/history/history-query.js';
 import { type MakeRun, placeLiveRun, withFacetsOf } from '../features/history/live-runs.js';
+import { selectVisibleRows } from '../features/history/session-rows.js';
 import { api } from '../api/index.js';
 
 export const SEARCH_DEBOUNCE_MS = 200;
@@ -42,7 +43,7 @@ export interface HistoryData {
   nextCursor: string | null;
   /** The query of the loaded pages; later pages repeat it with a cursor. */
   query: ListQuery | null;
-  /** Increases whenever a new first page replaces the rows, so the view can scroll to the top. */
+  /** Increases whenever a new first page (or a session focus) replaces the rows, so the view can scroll to the top. */
   listVersion: number;
   /** 'loading' keeps showing the previous rows (dimmed) until the new first page arrives. */
   phase: 'idle' | 'loading' | 'ready' | 'error';
@@ -60,6 +61,11 @@ export interface HistoryData {
    */
   finishedDuringSearch: number;
   selectedId: string | null;
+  /**
+   * The session whose calls the table shows alone, or null for every run. Applied to the loaded rows on top
+   * of the filters (the server's listing has no session filter); see session-rows.ts for how paging stops.
+   */
+  sessionFocus: string | null;
   detail: DetailState | null;
   rerun: RerunState | null;
 }
@@ -78,6 +84,8 @@ export interface HistoryActions {
   rowSelected(id: string | null): void;
   /** Moves the selection by `delta` rows (clamped; ±Infinity for first/last). */
   selectionMoved(delta: number): void;
+  /** Shows only the calls of one session (null: every run again). */
+  sessionFocused(id: string | null): void;
   detailOpened(id: string): void;
   detailClosed(): void;
   rerunRequested(id: string): Promise<void>;
@@ -107,6 +115,7 @@ const initialData = (): HistoryData => ({
   finishedDuringSearch: 0,
   atTop: true,
   selectedId: null,
+  sessionFocus: null,
   detail: null,
   rerun: null,
 });
@@ -219,7 +228,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
 
     filtersCleared() {
       clearSearchTimer();
-      set({ searchText: '' });
+      set({ searchText: '', sessionFocus: null });
       if (sameFilters(get().filters, DEFAULT_FILTERS)) return;
       startOver(DEFAULT_FILTERS);
     },
@@ -273,12 +282,19 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     },
 
     selectionMoved(delta) {
-      const { rows, selectedId } = get();
+      const { selectedId } = get();
+      const rows = selectVisibleRows(get());
       if (rows.length === 0) return;
       const at = selectedId === null ? -1 : rows.findIndex((r) => r.id === selectedId);
       const from = at < 0 ? (delta > 0 ? -1 : rows.length) : at;
       const to = Math.min(rows.length - 1, Math.max(0, from + delta));
       set({ selectedId: rows[to]!.id });
+    },
+
+    sessionFocused(id) {
+      if (get().sessionFocus === id) return;
+      // A different set of rows: the table starts at its top, as for a new listing.
+      set((s) => ({ sessionFocus: id, listVersion: s.listVersion + 1 }));
     },
 
     detailOpened(id) {

@@ -7,6 +7,7 @@ import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { formatBytes, formatDateTime } from '../../lib/format.js';
+import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
 import { PackagesSection } from './packages-section.js';
@@ -89,6 +90,21 @@ function RunActions({ detail }: { detail: HistoryDetail }) {
   );
 }
 
+/** The run's place in its session, and the way to list that session's calls alone. */
+function SessionFact({ id, call }: { id: string; call: number }) {
+  const focused = useHistoryStore((s) => s.sessionFocus === id);
+  return (
+    <>
+      <span title={id}>{sessionCallLabel({ id, call })}</span>{' '}
+      {!focused && (
+        <button type="button" className="link-btn" onClick={() => useHistoryStore.getState().sessionFocused(id)}>
+          Show its calls
+        </button>
+      )}
+    </>
+  );
+}
+
 function RunDetail({ d }: { d: HistoryDetail }) {
   const client = [d.client.name, d.client.version].filter(Boolean).join(' ') + (d.transport ? ` (${d.transport})` : '');
   const exit = describeExit(d);
@@ -110,6 +126,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
           ['Servers', d.servers.length ? d.servers.join(', ') : '—'],
           ['Exit code', d.exitCode !== null ? String(d.exitCode) : '—'],
           ['Container', d.containerName ?? '—'],
+          ...(d.session ? [['Session', <SessionFact id={d.session.id} call={d.session.call} />] as [string, ReactNode]] : []),
         ]}
       />
       <h3>Code</h3>

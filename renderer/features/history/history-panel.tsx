@@ -4,12 +4,14 @@ import { useShallow } from 'zustand/react/shallow';
 import { navigate, useRoute } from '../../app/routes.js';
 import { Button } from '../../components/button.js';
 import { EmptyState } from '../../components/empty-state.js';
+import { callCount, shortSessionId } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { HistoryDetailPane } from './history-detail.js';
 import { HistoryFilters } from './history-filters.js';
 import { markHistoryOpened } from './history-perf.js';
 import { hasActiveFilters } from './history-query.js';
 import { HistoryTable } from './history-table.js';
+import { selectVisibleRows, wantsMoreRows } from './session-rows.js';
 import './history.css';
 
 function isTyping(target: EventTarget | null): boolean {
@@ -34,6 +36,25 @@ function NoRuns({ filtered }: { filtered: boolean }) {
   );
 }
 
+/** Above the table while it shows one session's calls: which session, how many, and the way back. */
+function SessionFocusBar() {
+  const s = useHistoryStore(
+    useShallow((st) => ({ focus: st.sessionFocus, shown: selectVisibleRows(st).length, more: wantsMoreRows(st.rows, st.nextCursor, st.sessionFocus) })),
+  );
+  if (s.focus === null) return null;
+  return (
+    <div className="hist-session-bar" role="status">
+      <span>
+        {callCount(s.shown)} of session <code title={s.focus}>{shortSessionId(s.focus)}</code>
+        {s.more ? ' loaded so far; looking for earlier calls…' : ', newest first'}
+      </span>
+      <Button size="sm" variant="ghost" onClick={() => useHistoryStore.getState().sessionFocused(null)}>
+        Show all runs
+      </Button>
+    </div>
+  );
+}
+
 function LoadedCount() {
   const { loaded, more, ready } = useHistoryStore(useShallow((s) => ({ loaded: s.rows.length, more: s.nextCursor !== null, ready: s.phase === 'ready' })));
   if (!ready || loaded === 0) return null;
@@ -43,7 +64,14 @@ function LoadedCount() {
 
 function HistoryBody({ onOpen, gridRef }: { onOpen(id: string): void; gridRef: RefObject<HTMLDivElement | null> }) {
   const s = useHistoryStore(
-    useShallow((st) => ({ phase: st.phase, error: st.error, empty: st.rows.length === 0 && st.pending.length === 0, filtered: hasActiveFilters(st.filters) })),
+    useShallow((st) => ({
+      phase: st.phase,
+      error: st.error,
+      empty: st.rows.length === 0 && st.pending.length === 0,
+      filtered: hasActiveFilters(st.filters),
+      // In a session's focus, nothing of it loaded and nothing more to look through.
+      sessionEmpty: st.sessionFocus !== null && selectVisibleRows(st).length === 0 && !wantsMoreRows(st.rows, st.nextCursor, st.sessionFocus),
+    })),
   );
   if (s.phase === 'error') {
     return (
@@ -65,6 +93,15 @@ function HistoryBody({ onOpen, gridRef }: { onOpen(id: string): void; gridRef: R
     return (
       <div className="hist-empty">
         <NoRuns filtered={s.filtered} />
+      </div>
+    );
+  }
+  if (s.sessionEmpty) {
+    return (
+      <div className="hist-empty">
+        <EmptyState title="None of this session's calls are listed" actions={<Button onClick={() => useHistoryStore.getState().sessionFocused(null)}>Show all runs</Button>}>
+          {s.filtered ? 'The filters hide them.' : 'Retention may have removed them.'}
+        </EmptyState>
       </div>
     );
   }
@@ -127,6 +164,7 @@ export function HistoryPanel() {
         <LoadedCount />
       </header>
       <HistoryFilters searchRef={searchRef} />
+      <SessionFocusBar />
       <div className="hist-main">
         <HistoryBody onOpen={open} gridRef={gridRef} />
         {detailOpen && <HistoryDetailPane onClose={close} />}

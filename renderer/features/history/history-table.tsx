@@ -7,10 +7,12 @@ import type { HistoryItem } from '../../../shared/history.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { formatDateTime } from '../../lib/format.js';
+import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { statusLabel, statusTone } from './describe-exit.js';
 import { codeExcerpt, formatMaybeDuration, formatRowTime } from './format.js';
 import { markHistoryFirstRows } from './history-perf.js';
+import { selectVisibleRows, wantsMoreRows } from './session-rows.js';
 import { SnippetText } from './snippet-text.js';
 
 export const ROW_HEIGHT = 32;
@@ -63,6 +65,12 @@ const HistoryRow = memo(function HistoryRow({ item, index, selected, searching }
         {servers || <span className="hist-muted">—</span>}
       </div>
       <div role="gridcell" className="hist-c-code">
+        {item.session && (
+          // Not in the tab order (the grid is one tab stop); the keyboard way is "s" on the selected row.
+          <button type="button" className="hist-session" data-session={item.session.id} tabIndex={-1} title="Show only this session's calls (s)">
+            {sessionCallLabel(item.session)}
+          </button>
+        )}
         {searching && item.snippet ? <SnippetText parts={item.snippet} /> : codeExcerpt(item.codePreview)}
       </div>
     </div>
@@ -91,9 +99,9 @@ function TailRow({ index, loading, error, onRetry }: { index: number; loading: b
 export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gridRef: RefObject<HTMLDivElement | null> }) {
   const s = useHistoryStore(
     useShallow((st) => ({
-      rows: st.rows,
+      rows: selectVisibleRows(st),
       selectedId: st.selectedId,
-      hasMore: st.nextCursor !== null,
+      hasMore: wantsMoreRows(st.rows, st.nextCursor, st.sessionFocus),
       loadingMore: st.loadingMore,
       moreError: st.moreError,
       searching: st.filters.search !== '',
@@ -154,7 +162,9 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
     const id = row?.dataset.id;
     if (!id) return;
     actions.rowSelected(id);
-    onOpen(id);
+    const session = (e.target as HTMLElement).closest<HTMLElement>('[data-session]')?.dataset.session;
+    if (session) actions.sessionFocused(session);
+    else onOpen(id);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -167,6 +177,12 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
     } else if (e.key === 'Enter' && s.selectedId !== null) {
       e.preventDefault();
       onOpen(s.selectedId);
+    } else if (e.key === 's' && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      const session = s.rows.find((r) => r.id === s.selectedId)?.session;
+      if (session) {
+        e.preventDefault();
+        actions.sessionFocused(session.id);
+      }
     }
   };
 
@@ -185,6 +201,7 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
       aria-colcount={COLUMNS.length}
       aria-busy={s.busy}
       aria-activedescendant={selectedIndex >= 0 ? rowDomId(selectedIndex) : undefined}
+      aria-keyshortcuts="s"
       tabIndex={0}
       onKeyDown={onKeyDown}
     >

@@ -16,6 +16,7 @@ import { ApprovalsCard } from './approvals-card.js';
 import { QueuedList } from './queued-list.js';
 import { RecentStrip } from './recent-strip.js';
 import { RunningCard } from './running-card.js';
+import { SessionsCard } from './sessions-card.js';
 import './live.css';
 
 export function poolSummary(pool: PoolState): { text: string; tone: Tone } {
@@ -99,6 +100,8 @@ export function LiveView() {
       )}
 
       <ApprovalsCard />
+
+      <SessionsCard />
 
       {!loaded ? (
         <p className="muted">Loading…</p>
