@@ -6,7 +6,7 @@ import { installBridge } from '../../../../renderer/stores/bridge.js';
 import { useEndpointStore } from '../../../../renderer/stores/endpoint-store.js';
 import { useLiveStore } from '../../../../renderer/stores/live-store.js';
 import { setFrameScheduler } from '../../../../renderer/stores/output-store.js';
-import { finished, running, snapshot, summary } from '../stores/fixtures.js';
+import { finished, running, session, snapshot, summary } from '../stores/fixtures.js';
 import { resetStores } from '../stores/reset.js';
 import { fakeApi } from './api-mock.js';
 
@@ -18,13 +18,16 @@ vi.mock('../../../../renderer/api/index.js', async () => {
 
 const endpoint = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 };
 let live = snapshot();
+let sessions: ReturnType<typeof session>[] = [];
 
 beforeEach(() => {
   resetStores();
   setFrameScheduler((flush) => flush());
   fakeApi.calls.length = 0;
   live = snapshot();
+  sessions = [];
   fakeApi
+    .handle('sessions.list', () => sessions)
     .handle('live.snapshot', () => live)
     .handle('settings.get', () => ({ settings: {}, defaults: {}, locked: [], file: '' }) as never)
     .handle('health.get', () => null)
@@ -51,6 +54,16 @@ async function mount(): Promise<void> {
 }
 
 describe('LiveView', () => {
+  it('lists open sessions from the snapshot and drops one when sessions.changed says it ended', async () => {
+    sessions = [session('3f2a9c0d', { calls: 2 })];
+    await mount();
+    expect(screen.getByRole('listitem', { name: 'Session 3f2a9c0d from e2e-agent 1.0.0' }).textContent).toContain('2 calls');
+    // Nothing is running: the connect help still shows, under the sessions.
+    expect(screen.getByText('Nothing running')).toBeTruthy();
+    await act(async () => fakeApi.emit('sessions.changed', { sessions: [] }));
+    expect(screen.queryByRole('heading', { name: /Sessions/ })).toBeNull();
+  });
+
   it('tells an idle user how to connect, with the endpoint URL and a way to Clients', async () => {
     useEndpointStore.getState().endpointChanged(endpoint);
     await mount();

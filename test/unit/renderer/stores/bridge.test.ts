@@ -8,9 +8,10 @@ import { useHistoryStore } from '../../../../renderer/stores/history-store.js';
 import { useLiveStore } from '../../../../renderer/stores/live-store.js';
 import { readOutput, setFrameScheduler } from '../../../../renderer/stores/output-store.js';
 import { useServersStore } from '../../../../renderer/stores/servers-store.js';
+import { useSessionsStore } from '../../../../renderer/stores/sessions-store.js';
 import { useSettingsStore } from '../../../../renderer/stores/settings-store.js';
 import { FakeApi, FakeConnection } from '../fake-api.js';
-import { finished, running, snapshot, summary } from './fixtures.js';
+import { finished, running, session, snapshot, summary } from './fixtures.js';
 import { resetStores } from './reset.js';
 
 // The History store reads the panel's api module; these tests drive the bridge with their own fake.
@@ -26,6 +27,8 @@ function fakeApi(): FakeApi {
     .handle('health.get', () => null)
     .handle('servers.list', () => [])
     .handle('endpoint.info', () => endpoint)
+    .handle('approvals.list', () => [])
+    .handle('sessions.list', () => [])
     .handle('output.subscribe', ({ id }) => ({ id, stdout: 'so far\n', stderr: '', clipped: false }))
     .handle('output.unsubscribe', () => ({ ok: true }));
 }
@@ -53,6 +56,24 @@ describe('bridge', () => {
     expect(useHealthStore.getState().loaded).toBe(true);
     expect(useServersStore.getState().servers).toEqual([]);
     expect(useEndpointStore.getState().info).toEqual(endpoint);
+  });
+
+  it('loads the sessions at start, takes every sessions.changed, and loads them again after a reconnect', async () => {
+    let live = [session('aa')];
+    const api = fakeApi().handle('sessions.list', () => live);
+    const connection = new FakeConnection();
+    await start(api, connection).refresh();
+    expect(useSessionsStore.getState().sessions.map((s) => s.id)).toEqual([session('aa').id]);
+    api.emit('sessions.changed', { sessions: [session('aa', { calls: 2 }), session('bb')] });
+    expect(useSessionsStore.getState().sessions.map((s) => [s.id.slice(0, 2), s.calls])).toEqual([
+      ['aa', 2],
+      ['bb', 1],
+    ]);
+    // Events missed while the connection was down: the snapshot after the resync is the truth.
+    live = [];
+    connection.resync();
+    await vi.waitFor(() => expect(useSessionsStore.getState().sessions).toEqual([]));
+    expect(api.callsOf('sessions.list').length).toBeGreaterThanOrEqual(2);
   });
 
   it('feeds execution events into the live store', async () => {

@@ -2,6 +2,7 @@
 import type { FinishedExecution, LiveSnapshot, RunningExecution } from '../../../../shared/contract.js';
 import type { ExecutionSummary } from '../../../../shared/execution.js';
 import { DEFAULT_LIMITS } from '../../../../shared/limits.js';
+import type { SessionInfo } from '../../../../shared/sessions.js';
 
 export function summary(id: string, extra: Partial<ExecutionSummary> = {}): ExecutionSummary {
   return { id, code: `print(${JSON.stringify(id)})`, servers: [], timeoutSec: 30, queuedAt: 1_000, ...extra };
@@ -32,4 +33,21 @@ export function finished(id: string, extra: Partial<FinishedExecution> = {}): Fi
 
 export function snapshot(extra: Partial<LiveSnapshot> = {}): LiveSnapshot {
   return { running: [], queued: [], recent: [], pool: { size: 2, ready: 2, starting: 0, lastError: null, refilling: false }, paused: false, memoryLimitBytes: 512 * 1024 ** 2, ...extra };
+}
+
+/** A live session, paused, opened at 1,000 with its idle clock at 601,000; `id` is padded to 32 hex digits. */
+export function session(id: string, extra: Partial<SessionInfo> = {}): SessionInfo {
+  return {
+    id: id.padEnd(32, '0'),
+    client: { name: 'e2e-agent', version: '1.0.0' },
+    calls: 1,
+    openedAt: 1_000,
+    lastCallAt: 1_000,
+    idleExpiresAt: 601_000,
+    maxExpiresAt: 3_601_000,
+    busy: false,
+    memoryBytes: null,
+    containerName: `sandbar-${id}`,
+    ...extra,
+  };
 }

@@ -2,8 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.js';
 import { useHealthStore } from '../../../../renderer/stores/health-store.js';
 import { useServersStore } from '../../../../renderer/stores/servers-store.js';
+import { useSessionsStore } from '../../../../renderer/stores/sessions-store.js';
 import { useSettingsStore } from '../../../../renderer/stores/settings-store.js';
 import { TOAST_LIMIT, useUiStore } from '../../../../renderer/stores/ui-store.js';
+import { session } from './fixtures.js';
 import { resetStores } from './reset.js';
 
 beforeEach(resetStores);
@@ -50,5 +52,20 @@ describe('toasts', () => {
     expect(ui().toasts.map((t) => t.message)).toEqual(['m2', 'm4', 'm5', 'm3']);
     ui().toastDismissed(again);
     expect(ui().toasts.map((t) => t.message)).toEqual(['m2', 'm4', 'm5']);
+  });
+});
+
+describe('sessions store', () => {
+  it('takes the whole list from the snapshot and from every change, and drops one ended here at once', () => {
+    const store = () => useSessionsStore.getState();
+    store().sessionsLoaded([session('aa'), session('bb')]);
+    expect(store().sessions.map((s) => s.id.slice(0, 2))).toEqual(['aa', 'bb']);
+    store().sessionsChanged({ sessions: [session('bb', { calls: 2, busy: true })] });
+    expect(store().sessions).toEqual([session('bb', { calls: 2, busy: true })]);
+    store().sessionEnded(session('bb').id);
+    expect(store().sessions).toEqual([]);
+    store().sessionsLoaded([session('cc')]);
+    store().sessionEnded(session('zz').id);
+    expect(store().sessions).toHaveLength(1);
   });
 });

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { selectVisibleRows, sessionStartLoaded, visibleRows, wantsMoreRows } from '../../../../renderer/features/history/session-rows.js';
+import { makeItems } from './fake-history-api.js';
+
+const S = 'a'.repeat(32);
+const rows = makeItems(6).map((r, k) => (k === 1 ? { ...r, session: { id: S, call: 2 } } : k === 4 ? { ...r, session: { id: S, call: 1 } } : r));
+
+describe('a session among the loaded rows', () => {
+  it('shows every row without a focus, and only the session’s calls (in listing order) with one', () => {
+    expect(visibleRows(rows, null)).toBe(rows);
+    expect(visibleRows(rows, S).map((r) => r.id)).toEqual(['run-1', 'run-4']);
+    expect(visibleRows(rows, 'b'.repeat(32))).toEqual([]);
+  });
+
+  it('knows the session is complete once its first call is loaded', () => {
+    expect(sessionStartLoaded(rows, S)).toBe(true);
+    expect(sessionStartLoaded(rows.slice(0, 4), S)).toBe(false);
+  });
+
+  it('pages on while the server has more and, in a focus, until the first call is loaded', () => {
+    expect(wantsMoreRows(rows, null, null)).toBe(false);
+    expect(wantsMoreRows(rows, 'c', null)).toBe(true);
+    expect(wantsMoreRows(rows.slice(0, 4), 'c', S)).toBe(true);
+    expect(wantsMoreRows(rows, 'c', S)).toBe(false);
+    expect(wantsMoreRows(rows.slice(0, 4), null, S)).toBe(false);
+  });
+
+  it('returns the same array for the same rows and focus, so a selector does not re-render for nothing', () => {
+    const first = selectVisibleRows({ rows, sessionFocus: S });
+    expect(selectVisibleRows({ rows, sessionFocus: S })).toBe(first);
+    expect(selectVisibleRows({ rows, sessionFocus: null })).toBe(rows);
+    expect(selectVisibleRows({ rows: [...rows], sessionFocus: S })).not.toBe(first);
+  });
+});
