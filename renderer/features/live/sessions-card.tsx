@@ -33,14 +33,16 @@ function SessionRow({ session, now }: { session: SessionInfo; now: number }) {
       <span className="session-id mono" title={session.containerName ? `${session.id} (${session.containerName})` : session.id}>
         {short}
       </span>
-      <span className="session-calls num">{callCount(session.calls)}</span>
+      <span className="session-calls small num">{callCount(session.calls)}</span>
       <span className="muted small num" title={`Opened ${formatDateTime(session.openedAt)}`}>
         open {formatDuration(Math.max(0, now - session.openedAt))}
       </span>
       <span className="session-idle small num" title={`Ends at ${formatDateTime(session.idleExpiresAt)} unless a call comes first`}>
         {session.busy ? <span className="muted">idle clock stopped</span> : <>ends if idle in {formatCountdown(idleLeft)}</>}
       </span>
-      <span className="muted small num">{session.memoryBytes === null ? '— memory' : formatBytes(session.memoryBytes)}</span>
+      <span className="muted small num" title="Memory in use at the last sample">
+        {session.memoryBytes === null ? 'memory not sampled' : `${formatBytes(session.memoryBytes)} in use`}
+      </span>
       <Button size="sm" variant="danger" busy={ending} aria-label={`End session ${short}`} onClick={end}>
         End
       </Button>
@@ -58,7 +60,7 @@ export function SessionsCard() {
   const now = useNow(1000, sessions.length > 0);
   if (sessions.length === 0) return null;
   return (
-    <section className="section" aria-labelledby="sessions-title">
+    <section className="section sessions-section" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Sessions ({sessions.length})</h2>
       <ul className="sessions" aria-label="Open sessions">
         {sessions.map((s) => (

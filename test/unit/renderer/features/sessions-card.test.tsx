@@ -57,7 +57,7 @@ describe('SessionsCard', () => {
     expect(text).toContain('3 calls');
     expect(text).toContain('open 2 min 5 s');
     expect(text).toContain('ends if idle in 9:05');
-    expect(text).toContain('212 MiB');
+    expect(text).toContain('212 MiB in use');
     act(() => vi.advanceTimersByTime(5_000));
     expect(row.textContent).toContain('ends if idle in 9:00');
 
@@ -65,6 +65,7 @@ describe('SessionsCard', () => {
     expect(other).toContain('in a call');
     expect(other).toContain('idle clock stopped');
     expect(other).toContain('1 call');
+    expect(other).toContain('memory not sampled');
     expect(other).not.toContain('ends if idle');
   });
 
