@@ -3,6 +3,7 @@
 import type { FinishedExecution, MethodArgs } from '../../../shared/contract.js';
 import type { ExecutionSummary } from '../../../shared/execution.js';
 import type { HistoryItem, HistoryStatus } from '../../../shared/history.js';
+import type { SessionRef } from '../../../shared/sessions.js';
 
 export const PAGE_SIZE = 200;
 /** Characters of code a listing row carries (the server's preview length). */
@@ -91,6 +92,15 @@ export function matchesFilters(item: HistoryItem, f: HistoryFilters): boolean {
   return true;
 }
 
+/**
+ * A live run's place in its session, when its event carries one (the engine adds `session` to a session
+ * call's summary), so a row that arrives by event shows its label and stays in a session's focus.
+ */
+function sessionField(e: object): { session?: SessionRef } {
+  const session = (e as { session?: SessionRef }).session;
+  return session ? { session: { id: session.id, call: session.call } } : {};
+}
+
 export function itemFromQueued(e: ExecutionSummary): HistoryItem {
   return {
     id: e.id,
@@ -107,6 +117,7 @@ export function itemFromQueued(e: ExecutionSummary): HistoryItem {
     durationMs: null,
     error: null,
     toolCallCount: 0,
+    ...sessionField(e),
   };
 }
 
@@ -127,6 +138,7 @@ export function itemFromFinished(r: FinishedExecution, known: HistoryItem | unde
     durationMs: r.durationMs,
     error: r.message ?? null,
     toolCallCount: Math.max(known?.toolCallCount ?? 0, toolCalls),
+    ...(known?.session ? { session: known.session } : sessionField(r)),
   };
 }
 

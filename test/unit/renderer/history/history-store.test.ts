@@ -382,3 +382,38 @@ describe('reset', () => {
     expect(store().error).toBe('the database is gone');
   });
 });
+
+describe('session calls arriving live', () => {
+  const S = '3f2a9c0d7be14e21a6c85f09d3b7e412';
+  const queued = (id: string, session?: { id: string; call: number }) =>
+    ({ id, code: `print("${id}")`, servers: [], timeoutSec: 30, queuedAt: T0 + 60_000, client: { name: 'claude-code', version: null }, ...(session ? { session } : {}) }) as Parameters<ReturnType<typeof store>['executionQueued']>[0];
+
+  it('a queued session call shows its label, keeps it when it finishes, and stays in the session’s focus', async () => {
+    await open(10);
+    store().sessionFocused(S);
+    store().executionQueued(queued('live-s', { id: S, call: 4 }));
+    store().executionQueued(queued('live-plain'));
+    expect(store().rows.find((r) => r.id === 'live-s')!.session).toEqual({ id: S, call: 4 });
+    expect(store().rows.find((r) => r.id === 'live-plain')!.session).toBeUndefined();
+    fake.emit('execution.finished', finishedEvent('live-s'));
+    await settle();
+    const row = store().rows.find((r) => r.id === 'live-s')!;
+    expect(row).toMatchObject({ status: 'success', session: { id: S, call: 4 } });
+  });
+
+  it('arrow keys move within the session in focus only', async () => {
+    fake = new FakeHistoryApi(makeItems(10).map((r, k) => (k === 2 || k === 7 ? { ...r, session: { id: S, call: k === 2 ? 2 : 1 } } : r)));
+    connectFake(fake);
+    store().historyOpened();
+    await settle();
+    store().sessionFocused(S);
+    store().selectionMoved(1);
+    expect(store().selectedId).toBe('run-2');
+    store().selectionMoved(1);
+    expect(store().selectedId).toBe('run-7');
+    store().selectionMoved(1);
+    expect(store().selectedId).toBe('run-7');
+    store().selectionMoved(-Infinity);
+    expect(store().selectedId).toBe('run-2');
+  });
+});
