@@ -385,8 +385,10 @@ describe('reset', () => {
 
 describe('session calls arriving live', () => {
   const S = '3f2a9c0d7be14e21a6c85f09d3b7e412';
-  const queued = (id: string, session?: { id: string; call: number }) =>
-    ({ id, code: `print("${id}")`, servers: [], timeoutSec: 30, queuedAt: T0 + 60_000, client: { name: 'claude-code', version: null }, ...(session ? { session } : {}) }) as Parameters<ReturnType<typeof store>['executionQueued']>[0];
+  type Summary = Parameters<ReturnType<typeof store>['executionQueued']>[0];
+  // The engine's summary of a session call carries `session` (typed there once the engine side lands).
+  const queued = (id: string, session?: { id: string; call: number }): Summary =>
+    Object.assign({ id, code: `print("${id}")`, servers: [], timeoutSec: 30, queuedAt: T0 + 60_000 } satisfies Summary, session ? { session } : {});
 
   it('a queued session call shows its label, keeps it when it finishes, and stays in the session’s focus', async () => {
     await open(10);
