@@ -129,7 +129,7 @@ export function createCore(options: {
     fontCacheDir: path.join(home, 'image-cache'),
     ...options.engine,
     owner,
-    ...(options.oneShot ? { reapOnStart: false } : {}),
+    ...(options.oneShot ? { oneShot: true } : {}),
   });
   // Questions about tool calls from code: every channel at once, the first answer wins.
   const runChannels = new Map<string, ApprovalChannel[]>();

@@ -4,11 +4,13 @@
 // different pip arguments.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { assetPath } from '../asset-path.js';
 import { spawnAttached } from '../sandbox/command.js';
 import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
 
-const TUNNEL_SOURCE = readFileSync(fileURLToPath(new URL('./pip_tunnel.py', import.meta.url)), 'utf8');
+// Read on first use: every command loads this module, few of them resolve packages.
+let tunnelSource: string | undefined;
+const tunnel = () => (tunnelSource ??= readFileSync(assetPath('packages/pip_tunnel.py'), 'utf8'));
 /** Frames are at most ~1.4 MB (1 MiB of tar, base64); anything longer is not ours. */
 const MAX_LINE = 8 * 1024 * 1024;
 
@@ -28,7 +30,7 @@ export interface PipOutcome {
 
 /** The spec's command is replaced by the tunnel; everything else (limits, mounts, labels) is the caller's. */
 export function pipSpec(base: Omit<SandboxSpec, 'command'>): SandboxSpec {
-  return { ...base, command: ['python3', '-c', TUNNEL_SOURCE] };
+  return { ...base, command: ['python3', '-c', tunnel()] };
 }
 
 export async function runPipStep(

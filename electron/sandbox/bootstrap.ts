@@ -1,7 +1,7 @@
 // The in-container agent is never mounted: the container runs `python3 -c BOOTSTRAP_SOURCE`, and the host
 // writes one JSON line (the boot payload) to its stdin. The bootstrap execs the agent source from it.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { assetPath } from '../asset-path.js';
 import type { FontList, PreloadPlan } from './warm-imports.js';
 
 /**
@@ -28,11 +28,10 @@ export interface BootPayload {
   mplFontCache?: FontList;
 }
 
-const agentDir = fileURLToPath(new URL('./agent/', import.meta.url));
 let agentSource: string | undefined;
 
 export function loadAgentSource(): string {
-  agentSource ??= readFileSync(`${agentDir}agent.py`, 'utf8');
+  agentSource ??= readFileSync(assetPath('sandbox/agent/agent.py'), 'utf8');
   return agentSource;
 }
 
@@ -57,7 +56,7 @@ export const OUT_DIR = '/workspace/out';
 /** The Python modules every agent gets at boot: the sandbox-side MCP runtime, figures, displays and out/ files. */
 export function agentBootModules(): Record<string, string> {
   runtimeModules ??= Object.fromEntries(
-    Object.entries(BOOT_MODULE_FILES).map(([name, file]) => [name, readFileSync(`${agentDir}${file}`, 'utf8')]),
+    Object.entries(BOOT_MODULE_FILES).map(([name, file]) => [name, readFileSync(assetPath(`sandbox/agent/${file}`), 'utf8')]),
   );
   return runtimeModules;
 }

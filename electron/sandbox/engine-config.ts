@@ -45,10 +45,11 @@ export interface EngineOptions {
   /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
   poolBurstMax?: number;
   /**
-   * Remove dead instances' containers at start (default). A one-shot command skips it: its own container
-   * is removed with it, and the next long-running instance reaps what others left.
+   * One run, then the process exits (`sandbar run`): skip what only pays off later. No reaping at start
+   * (its own container is removed with it; the next long-running instance reaps what others left) and no
+   * image-id lookup for later starts' font lists, which would compete with this run's container for CPU.
    */
-  reapOnStart?: boolean;
+  oneShot?: boolean;
   /** Where Matplotlib font lists are kept per image (under SANDBAR_HOME); absent: in memory only. */
   fontCacheDir?: string;
 }

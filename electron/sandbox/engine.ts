@@ -81,7 +81,7 @@ export class Engine {
 
   /** Removes dead instances' containers, then warms the pool. A missing runtime is not fatal here. */
   async start(): Promise<void> {
-    if (this.options.reapOnStart !== false) {
+    if (!this.options.oneShot) {
       try {
         await reapOrphans(this.backend, this.owner);
       } catch {
@@ -128,7 +128,7 @@ export class Engine {
         // one is known (kept on disk by an earlier pool), and learns the image's key for the next start.
         const warm = options.warm === true;
         const key = warm ? await this.imageKey(backend, spec.image) : this.imageKeys.get(`${backend.kind}:${spec.image}`);
-        if (!warm && !key) void this.imageKey(backend, spec.image).catch(() => {});
+        if (!warm && !key && !this.options.oneShot) void this.imageKey(backend, spec.image).catch(() => {});
         const fonts = !key ? undefined : warm ? await this.fontLists.get(key, () => buildFontList(backend, spec)) : this.fontLists.peek(key);
         const preload = warm ? spec.preload : undefined;
         const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });

@@ -1,7 +1,7 @@
 // Starts one probe container with the real flags (and deliberately small limits) and runs probe.py in
 // it, to prove that each limit is enforced rather than merely accepted.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { assetPath } from '../asset-path.js';
 import { ENFORCED_KEYS, type EnforcedKey } from '../../shared/health.js';
 import { errorMessage } from '../../shared/errors.js';
 import { ContainerFactory, type ContainerSpec, type Owner } from './container-factory.js';
@@ -20,7 +20,7 @@ export const PROBE_MEMORY_MB = 96;
 export const PROBE_PIDS = 32;
 const NOT_REPORTED = 'not reported by the probe';
 
-const probeSource = () => readFileSync(fileURLToPath(new URL('./agent/probe.py', import.meta.url)), 'utf8');
+const probeSource = () => readFileSync(assetPath('sandbox/agent/probe.py'), 'utf8');
 
 /** Pure: reads the probe's one result line out of its stdout. */
 export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFinding> | null {
