@@ -12,7 +12,7 @@ export interface RequestStateClaims {
   args: string;
 }
 
-export const REFUSAL_REASONS = ['malformed', 'forged', 'other-caller', 'expired', 'replayed'] as const;
+export const REFUSAL_REASONS = ['malformed', 'forged', 'other-caller', 'other-call', 'expired', 'replayed'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export type OpenedState = { ok: true; claims: RequestStateClaims } | { ok: false; reason: RefusalReason; message: string };
@@ -59,14 +59,14 @@ export class RequestStateSigner {
     return `${PREFIX}.${body}.${this.sign(body)}`;
   }
 
-  /** Checks a state from a client and, when it passes, marks it used. */
-  open(state: string, caller: string): OpenedState {
+  /** Checks a state from a client (for the call it must continue, when given) and, when it passes, marks it used. */
+  open(state: string, caller: string, expected: { args?: string } = {}): OpenedState {
     const parts = state.split('.');
     if (parts.length !== 3 || parts[0] !== PREFIX) return refuse('malformed', 'it is not a request state Sandbar issued');
     const [, body, signature] = parts as [string, string, string];
-    const expected = Buffer.from(this.sign(body));
+    const wanted = Buffer.from(this.sign(body));
     const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
       return refuse('forged', 'its signature does not match (altered, or issued by another Sandbar instance or before a restart)');
     }
     const payload = parsePayload(body);
@@ -74,6 +74,7 @@ export class RequestStateSigner {
     const mine = Buffer.from(this.fingerprint(caller));
     const theirs = Buffer.from(payload.c);
     if (mine.length !== theirs.length || !timingSafeEqual(mine, theirs)) return refuse('other-caller', 'it was issued to another caller');
+    if (expected.args !== undefined && expected.args !== payload.a) return refuse('other-call', 'it was issued for a run_python call with other arguments');
     const now = this.now();
     this.prune(now);
     if (now > payload.e) return refuse('expired', `it expired ${Math.ceil((now - payload.e) / 1000)} s ago`);

@@ -68,6 +68,13 @@ describe('RequestStateSigner', () => {
     expect(s.open(state, 'client-token:aa')).toMatchObject({ ok: true });
   });
 
+  it('refuses a state offered with other arguments than the call it continues, and the right call can still use it', () => {
+    const { s } = signer();
+    const state = s.mint(claims, 'c');
+    expect(s.open(state, 'c', { args: 'other' })).toMatchObject({ ok: false, reason: 'other-call', message: expect.stringMatching(/other arguments/) });
+    expect(s.open(state, 'c', { args: 'abc' })).toMatchObject({ ok: true });
+  });
+
   it('refuses an expired state, saying how long ago it expired', () => {
     const { s, clock } = signer();
     const state = s.mint(claims, 'c');
