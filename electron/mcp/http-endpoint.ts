@@ -95,7 +95,7 @@ export class McpHttpRoute implements HttpRoute {
     if (req.method !== 'POST') return sendJson(res, 405, jsonRpcError(-32000, 'Method not allowed'), { allow: 'GET, POST, DELETE' });
 
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-    let raw = '';
+    let raw: string;
     let body: unknown;
     try {
       raw = await readBody(req, limit);
