@@ -77,6 +77,23 @@ describe.skipIf(!sandbox.available)('MCP 2026-07-28 beside 2025-11-25 (real CLI)
     expect(response.status).toBe(401);
   });
 
+  it('refuses a 2026-07-28 request that is not JSON, and names the revision it serves to one that claims another', async () => {
+    const envelope = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} });
+    const post = (version: string, contentType: string) =>
+      fetch(serve.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType, accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, 'mcp-method': 'tools/list' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: envelope(version) } }),
+      });
+    const wrongType = await post(REVISION, 'text/plain');
+    expect(wrongType.status).toBe(415);
+    const later = await post('2099-01-01', 'application/json');
+    const body = (await later.json()) as { id: number; error: { code: number; message: string; data?: { supported?: string[] } } };
+    expect(body.id).toBe(7);
+    expect(body.error.message).toMatch(/2099-01-01/);
+    expect(JSON.stringify(body.error)).toContain(REVISION);
+  });
+
   it('a 2026-07-28 client runs run_python over HTTP, with progress, while a 2025-11-25 client keeps its session', async () => {
     const legacy = new Client({ name: 'legacy-beside', version: '1.0.0' });
     await legacy.connect(new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
