@@ -5,7 +5,7 @@
 // expired or offered with other arguments are refused, and the run keeps waiting for a real answer.
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,6 +218,26 @@ describe.skipIf(!sandbox.available)('approvals for MCP 2026-07-28 clients (multi
     } finally {
       t.app.core.settingsService.update({ approvalTimeoutSec: 60 });
     }
+  }, 120_000);
+
+  it('over stdio with its own engine (`sandbar stdio --no-bridge`): an approval completes the same way', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sandbar-stdio-'));
+    const ownEffects = path.join(home, 'effects.json');
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ image: sandbox.image, poolSize: 0, mcpServers: { effects: { command: process.execPath, args: [FIXTURE], env: { EFFECTS_FILE: ownEffects } } } }));
+    const client = new Client({ name: 'mrtr-stdio-own', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: REVISION } } });
+    const answers = ['allow-once', 'decline'];
+    client.setRequestHandler('elicitation/create', async () => {
+      const next = answers.shift();
+      return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: next! } };
+    });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, 'stdio', '--no-bridge'], env: { ...(process.env as Record<string, string>), SANDBAR_HOME: home, SANDBAR_LOG_LEVEL: 'warn' }, stderr: 'pipe' }),
+    );
+    clients.push(client);
+    const once = (name: string) => client.callTool({ name: 'run_python', arguments: { code: code(name), servers: ['effects'] } }, { timeout: 120_000 });
+    expect(text(await once('own')).split('\n')).toEqual(['read own (1)', 'deleted own (1)']);
+    expect(text(await once('own-declined')).split('\n')).toEqual(['read own-declined (2)', 'denied: effects/delete_item was denied (client)']);
+    expect(JSON.parse(readFileSync(ownEffects, 'utf8'))).toEqual({ reads: 2, deletes: 1 });
   }, 120_000);
 
   it('over stdio, through `sandbar stdio` joining this instance: an approval completes the same way', async () => {
