@@ -4,14 +4,19 @@
 // its session on the same endpoint meanwhile.
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
+import { Server as ModernServer } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server as LegacyServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITIES_TEXT, CAPABILITIES_URI } from '../../../electron/mcp/capabilities-resource.js';
+import { callerCredential } from '../../../electron/mcp/caller.js';
+import { HttpEndpoint } from '../../../electron/mcp/http-endpoint.js';
 import { sandbox } from '../helpers.js';
-import { tempHome } from './mcp-helpers.js';
+import { quietLog, tempHome } from './mcp-helpers.js';
 import { baseEnv, killAllChildren, SANDBAR_BIN, startServe, type ServeProcess } from './real-clients-helpers.js';
 
 const REVISION = '2026-07-28';
@@ -150,4 +155,56 @@ describe.skipIf(!sandbox.available)('MCP 2026-07-28 beside 2025-11-25 (real CLI)
     expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect(text(await legacy.callTool(PRINT, { timeout: 120_000 }))).toBe('42\n3');
   }, 120_000);
+});
+
+describe('the caller seam: one identity on both revisions', () => {
+  it('hands the 2025-11-25 and the 2026-07-28 handler the same credential for the same client token, and a new one after rotation', async () => {
+    let token = 'a'.repeat(64);
+    const seen: { era: string; credential: string }[] = [];
+    const endpoint = new HttpEndpoint({
+      port: 0,
+      token: () => token,
+      log: quietLog,
+      createServer: () => {
+        const server = new LegacyServer({ name: 'probe', version: '1' }, { capabilities: { tools: {} } });
+        server.setRequestHandler(CallToolRequestSchema, (_request, extra) => {
+          seen.push({ era: 'legacy', credential: callerCredential(extra.authInfo, undefined) });
+          return { content: [] };
+        });
+        return server;
+      },
+      createModernServer: () => {
+        const server = new ModernServer({ name: 'probe', version: '1' }, { capabilities: { tools: {} }, supportedProtocolVersions: [REVISION] });
+        server.setRequestHandler('tools/call', (_request, ctx) => {
+          seen.push({ era: 'modern', credential: callerCredential(ctx.http?.authInfo, undefined) });
+          return { content: [] };
+        });
+        return server;
+      },
+    });
+    await endpoint.start();
+    try {
+      const call = async () => {
+        const legacy = new Client({ name: 'l', version: '1' });
+        await legacy.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+        await legacy.callTool({ name: 'x', arguments: {} });
+        await legacy.close();
+        const modern = modernClient();
+        await modern.connect(new ModernHttpTransport(new URL(endpoint.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+        await modern.callTool({ name: 'x', arguments: {} });
+        await modern.close();
+      };
+      await call();
+      token = 'b'.repeat(64);
+      await call();
+    } finally {
+      await endpoint.close();
+    }
+    expect(seen.map((s) => s.era)).toEqual(['legacy', 'modern', 'legacy', 'modern']);
+    expect(seen[0]!.credential).toMatch(/^client-token:[0-9a-f]{32}$/);
+    expect(seen[1]!.credential).toBe(seen[0]!.credential);
+    expect(seen[0]!.credential).not.toContain('a'.repeat(32));
+    expect(seen[2]!.credential).toBe(seen[3]!.credential);
+    expect(seen[2]!.credential).not.toBe(seen[0]!.credential);
+  });
 });
