@@ -41,8 +41,8 @@ interface HeldRun {
   failure?: unknown;
   /** Questions open for this client, by approval id; answered ones leave (by any channel). */
   questions: Map<string, Question>;
-  /** Set while a request waits on the run: wakes it for a result or a question. */
-  wake?: () => void;
+  /** The requests waiting on the run (one, unless a client retries twice at once): woken by a result or a question. */
+  wakers: Set<() => void>;
   forgetTimer?: NodeJS.Timeout;
 }
 
@@ -51,21 +51,21 @@ export type RunAnswer = CallToolResult | InputRequiredResult;
 /** The hash a request state carries of the call's arguments (key order does not matter). */
 export const argsHash = (args: Record<string, unknown> | undefined) => callKey('run_python', '', args ?? {});
 
+function wakeAll(run: HeldRun): void {
+  for (const wake of [...run.wakers]) wake();
+}
+
 export class HeldRuns {
   private readonly runs = new Map<string, HeldRun>();
 
   constructor(private readonly options: HeldRunsOptions) {}
-
-  get size(): number {
-    return this.runs.size;
-  }
 
   /** For a first call from a client that declared elicitation: what handleRunPython hands its run to. */
   hold(credential: string, args: Record<string, unknown> | undefined): RunHold<InputRequiredResult> {
     const abort = new AbortController();
     return {
       signal: abort.signal,
-      attach: (handle, servers, extra) => this.attach({ id: handle.id, credential, args: argsHash(args), servers, abort, questions: new Map() }, handle, extra),
+      attach: (handle, servers, extra) => this.attach({ id: handle.id, credential, args: argsHash(args), servers, abort, questions: new Map(), wakers: new Set() }, handle, extra),
     };
   }
 
@@ -101,7 +101,7 @@ export class HeldRuns {
 
   private finished(run: HeldRun, outcome: { result?: ExecutionResult; failure?: unknown }): void {
     Object.assign(run, outcome);
-    if (run.wake) return run.wake();
+    if (run.wakers.size > 0) return wakeAll(run);
     // Nobody is waiting right now: keep the result for a retry still on its way, as long as its state lives.
     run.forgetTimer = setTimeout(() => this.forget(run), this.options.settings().approvalTimeoutSec * 1000);
     run.forgetTimer.unref();
@@ -125,7 +125,7 @@ export class HeldRuns {
         if (signal.aborted) return resolve(null);
         signal.addEventListener('abort', onAbort, { once: true });
         run.questions.set(approval.id, { approval, answer: done });
-        run.wake?.();
+        wakeAll(run);
       });
   }
 
@@ -136,13 +136,15 @@ export class HeldRuns {
       extra.signal.addEventListener('abort', onAbort, { once: true });
       const waiting = () => this.options.approvals.pending().find((a) => a.runId === run.id);
       const stopProgress = reportProgress(this.options.engine, run.id, extra, this.options.log, progressValues(), waiting);
+      let waker: (() => void) | undefined;
       try {
         await new Promise<void>((resolve) => {
-          run.wake = resolve;
+          waker = resolve;
+          run.wakers.add(resolve);
           if (extra.signal.aborted) onAbort();
         });
       } finally {
-        run.wake = undefined;
+        if (waker) run.wakers.delete(waker);
         stopProgress();
         extra.signal.removeEventListener('abort', onAbort);
       }
