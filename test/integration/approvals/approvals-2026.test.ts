@@ -69,10 +69,12 @@ describe.skipIf(!sandbox.available)('approvals for MCP 2026-07-28 clients (multi
       { name: 'mrtr-test', version: '1.0.0' },
       { capabilities: options.elicitation === false ? {} : { elicitation: {} }, versionNegotiation: { mode: { pin: REVISION } } },
     );
-    client.setRequestHandler('elicitation/create', async () => {
-      const next = options.answers?.shift();
-      return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: next ?? 'allow-once' } };
-    });
+    if (options.elicitation !== false) {
+      client.setRequestHandler('elicitation/create', async () => {
+        const next = options.answers?.shift();
+        return next === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: next ?? 'allow-once' } };
+      });
+    }
     const recording: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       if (options.exchanges && typeof init?.body === 'string') {
@@ -148,6 +150,35 @@ describe.skipIf(!sandbox.available)('approvals for MCP 2026-07-28 clients (multi
     const result = await run(client, 'declined');
     expect(text(result).split('\n')).toEqual([`read declined (${before.reads + 1})`, 'denied: effects/delete_item was denied (client)']);
     expect(effects()).toEqual({ reads: before.reads + 1, deletes: before.deletes });
+  }, 120_000);
+
+  it('two calls waiting at once in one run are both asked and both answered, one round or two', async () => {
+    const answers = ['allow-once', 'allow-once'];
+    const client = await modernClient({ answers });
+    const before = effects();
+    const source = [
+      'import asyncio',
+      'a, b = await asyncio.gather(mcp_effects.delete_item(name="p"), mcp_effects.delete_item(name="q"))',
+      'print(a["content"][0]["text"].split(" (")[0]); print(b["content"][0]["text"].split(" (")[0])',
+    ].join('\n');
+    const result = await client.callTool({ name: 'run_python', arguments: { code: source, servers: ['effects'] } }, { timeout: 120_000 });
+    expect(text(result).split('\n')).toEqual(['deleted p', 'deleted q']);
+    expect(answers).toEqual([]);
+    expect(effects().deletes).toBe(before.deletes + 2);
+  }, 120_000);
+
+  it('a client that declared no elicitation is not asked: its call waits while the panel answers', async () => {
+    const client = await modernClient({ elicitation: false });
+    const before = effects();
+    const pending = run(client, 'no-elicitation');
+    let question: string | undefined;
+    for (let i = 0; i < 600 && !question; i++) {
+      question = t.app.core.approvals.broker.list().find((a) => a.args.name === 'no-elicitation')?.id;
+      if (!question) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(question).toBeDefined();
+    expect(t.app.core.approvals.broker.decide(question!, 'allow-once', 'panel')).toBe(true);
+    expect(text(await pending).split('\n')).toEqual([`read no-elicitation (${before.reads + 1})`, `deleted no-elicitation (${before.deletes + 1})`]);
   }, 120_000);
 
   it('refuses forged, replayed and misapplied request states, and the held run keeps waiting for a real answer', async () => {
