@@ -6,7 +6,7 @@ import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
 import type { RuntimeTier } from '../shared/health.js';
 import { createCore, type SandbarCore } from './core.js';
-import { mcpDeps } from './mcp/mcp-deps.js';
+import { heldRunsFor, mcpDeps } from './mcp/mcp-deps.js';
 import { ClientConfigurator } from './clients/client-configurator.js';
 import { controlMethods } from './control/control-methods.js';
 import { HealthMonitor } from './health/health-monitor.js';
@@ -23,6 +23,7 @@ import { createLogger, type Logger } from './logger.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './http/token-store.js';
 import { createMcpServer } from './mcp/server-factory.js';
+import { createModernMcpServer } from './mcp/modern-server.js';
 import { packageRoot } from './package-info.js';
 import type { HostExecChange } from './settings/host-exec-fields.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
@@ -113,10 +114,12 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onPulled: () => void health.probe().catch(() => {}),
   });
   const routes: ExtraRoute[] = [];
+  const held = heldRunsFor(core, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
     token: () => tokens.client,
     createServer: () => createMcpServer(mcpDeps(core, 'http', log)),
+    createModernServer: () => createModernMcpServer({ ...mcpDeps(core, 'http', log), held }),
     log,
     routes,
   });

@@ -7,10 +7,15 @@ import { loadOrCreateToken } from '../http/token-store.js';
 import { createMcpServer } from '../mcp/server-factory.js';
 import { findRunningInstance } from '../instance-file.js';
 import { bridgeStdio } from '../mcp/stdio-bridge.js';
-import { serveStdio } from '../mcp/stdio-endpoint.js';
+import { serveStdioEitherRevision } from '../mcp/stdio-endpoint.js';
+import { createModernMcpServer } from '../mcp/modern-server.js';
 import { sandbarHome } from '../settings/paths.js';
-import { mcpDeps } from '../mcp/mcp-deps.js';
+import { heldRunsFor, mcpDeps, newConnectionId } from '../mcp/mcp-deps.js';
 import { untilSignal } from './signals.js';
+
+interface Closable {
+  close(): Promise<void>;
+}
 
 export async function runStdio(options: {
   createCore: (options: { env: NodeJS.ProcessEnv }) => SandbarCore | Promise<SandbarCore>;
@@ -33,9 +38,18 @@ export async function runStdio(options: {
   for (const warning of core.warnings) log.warn(warning);
   await core.start();
   core.watchServers();
-  const server = createMcpServer(mcpDeps(core, 'stdio', log));
-  const reason = await Promise.race([serveStdio(server).then(() => 'stdin closed'), untilSignal()]);
+  // One connection, one caller: both revisions' handlers see the same credential (mcp/caller.ts).
+  const deps = mcpDeps(core, 'stdio', log, newConnectionId());
+  const held = heldRunsFor(core, log);
+  const servers: Closable[] = [];
+  const made = <S extends Closable>(server: S): S => (servers.push(server), server);
+  const serving = serveStdioEitherRevision({
+    legacy: () => made(createMcpServer(deps)),
+    modern: () => made(createModernMcpServer({ ...deps, held })),
+    onerror: (err) => log.debug(`stdio: ${err.message}`),
+  });
+  const reason = await Promise.race([serving.then(() => 'stdin closed'), untilSignal()]);
   log.info(`stopping (${reason})`);
-  await server.close().catch(() => {});
+  await Promise.allSettled(servers.map((s) => s.close()));
   await core.dispose(5000);
 }

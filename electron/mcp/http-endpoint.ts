@@ -1,14 +1,20 @@
 // MCP over Streamable HTTP: the /mcp route (bearer client token, one MCP server per session, sessions
 // cleaned on close) on the app's one loopback listener (http/http-listener.ts), beside any other routes.
+// Revision 2026-07-28 (stateless, no sessions) is served on the same route behind the same guard
+// (modern-http.ts); 2025-11-25 and older are served here exactly as before.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { HttpListener, sendJson, type HttpRoute } from '../http/http-listener.js';
 import { bearerMatches, jsonRpcError } from '../http/request-guard.js';
 import type { Logger } from '../logger.js';
+import { clientTokenAuth } from './caller.js';
+import { ModernMcpHttp } from './modern-http.js';
+import type { Server as ModernServer } from '@modelcontextprotocol/server';
 
 export type { HttpRoute as ExtraRoute } from '../http/http-listener.js';
 
@@ -17,6 +23,8 @@ export interface HttpEndpointOptions {
   /** The client token, read per request so a rotated token applies at once. */
   token: () => string;
   createServer: () => McpServer;
+  /** The 2026-07-28 server, one per request; without it only 2025-11-25 and older are served. */
+  createModernServer?: () => ModernServer;
   log: Logger;
   maxBodyBytes?: number;
   maxSessions?: number;
@@ -47,8 +55,14 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 /** The /mcp route: every request is checked for the client token before it can open a session. */
 export class McpHttpRoute implements HttpRoute {
   private readonly sessions = new Map<string, Session>();
+  private readonly modern: ModernMcpHttp | undefined;
 
-  constructor(private readonly options: Omit<HttpEndpointOptions, 'port' | 'routes'>) {}
+  constructor(private readonly options: Omit<HttpEndpointOptions, 'port' | 'routes'>) {
+    const { createModernServer } = options;
+    this.modern = createModernServer
+      ? new ModernMcpHttp({ createServer: createModernServer, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY, log: options.log })
+      : undefined;
+  }
 
   get sessionCount(): number {
     return this.sessions.size;
@@ -62,11 +76,12 @@ export class McpHttpRoute implements HttpRoute {
   async reset(): Promise<void> {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.allSettled(sessions.map((s) => s.transport.close()));
+    await Promise.allSettled([...sessions.map((s) => s.transport.close()), this.modern?.reset()]);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!bearerMatches(req.headers.authorization, this.options.token())) {
+  async handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> {
+    const token = this.options.token();
+    if (!bearerMatches(req.headers.authorization, token)) {
       return sendJson(res, 401, jsonRpcError(-32001, 'Unauthorized: send "Authorization: Bearer <client token>" (the Health view or `sandbar serve` says where to find it)'), {
         'www-authenticate': 'Bearer realm="sandbar"',
       });
@@ -80,9 +95,11 @@ export class McpHttpRoute implements HttpRoute {
     if (req.method !== 'POST') return sendJson(res, 405, jsonRpcError(-32000, 'Method not allowed'), { allow: 'GET, POST, DELETE' });
 
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    let raw: string;
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req, limit));
+      raw = await readBody(req, limit);
+      body = JSON.parse(raw);
     } catch (err) {
       if (err instanceof BodyTooLarge) {
         // Drain what the client is still sending so it can read the answer instead of a reset.
@@ -91,6 +108,10 @@ export class McpHttpRoute implements HttpRoute {
       }
       return sendJson(res, 400, jsonRpcError(-32700, `Parse error: ${errorMessage(err)}`));
     }
+    // The caller, as both revisions' handlers see it (`extra.authInfo` here, `ctx.http.authInfo` there).
+    const auth = clientTokenAuth(token);
+    if (this.modern && (await this.modern.claims(req, body))) return this.modern.serve(req, res, raw, body, auth);
+    req.auth = auth;
 
     if (known) return known.transport.handleRequest(req, res, body);
     if (sessionId) return sendJson(res, 404, jsonRpcError(-32001, 'Session not found'));

@@ -1,10 +1,13 @@
 // What the MCP server needs from the core, shared by `sandbar stdio` and the HTTP listener (serve, desktop).
+import { randomUUID } from 'node:crypto';
 import type { SandbarCore } from '../core.js';
 import type { Logger } from '../logger.js';
 import type { McpServerDeps } from './server-factory.js';
 import { packageInfo } from '../package-info.js';
+import { HeldRuns } from './held-runs.js';
+import { RequestStateSigner } from './request-state.js';
 
-export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Logger): McpServerDeps {
+export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Logger, connection?: string): McpServerDeps {
   return {
     engine: core.engine,
     settings: () => core.settings,
@@ -15,5 +18,25 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     version: packageInfo().version,
     transport,
     artifacts: core.history,
+    ...(connection ? { connection } : {}),
   };
+}
+
+/** A stdio connection's id: the caller over stdio (caller.ts). */
+export const newConnectionId = (): string => randomUUID();
+
+/**
+ * One per instance: the runs whose 2026-07-28 callers are being asked something, and the key their request
+ * states are signed with (in memory only: a restart ends every held run, so no state outlives it).
+ * States last as long as an approval may wait.
+ */
+export function heldRunsFor(core: SandbarCore, log: Logger): HeldRuns {
+  const signer = new RequestStateSigner({ ttlMs: () => core.settings.approvalTimeoutSec * 1000 });
+  return new HeldRuns({
+    engine: core.engine,
+    settings: () => core.settings,
+    approvals: { pending: () => core.approvals.broker.list(), addChannel: core.approvals.addChannel },
+    signer,
+    log,
+  });
 }

@@ -9,12 +9,32 @@ import type { ApprovalChannel } from '../proxy/approval-broker.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
-import type { Engine } from '../sandbox/engine.js';
+import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
 import { submitWithServers, type PackageProvider, type ServerCatalog } from '../proxy/submit-with-servers.js';
+import { approvalElicitation, decisionFromElicitation } from './approval-question.js';
 import { checkRunPythonArgs } from './run-python-args.js';
 import { inputErrorResult, refusalPayload, runToolResult, toolResult } from './tool-result.js';
 
-export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What the handler uses of a request's context: the 2026-07-28 server (modern-server.ts) supplies the same. */
+export type ToolCallExtra = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'signal' | '_meta' | 'sendNotification' | 'sendRequest' | 'authInfo'>;
+
+/**
+ * Who is calling, beyond the client's self-reported name: `credential` is the same for both revisions
+ * (`client-token:<fingerprint>` over HTTP, `stdio:<connection>` over stdio), never a protocol session.
+ * `hold` (2026-07-28 with elicitation) takes over once the run is submitted: the run may outlive this
+ * request, which can end early with a question (held-runs.ts).
+ */
+export interface CallerOptions<Held = never> {
+  canElicit?: boolean;
+  credential?: string;
+  hold?: RunHold<Held>;
+}
+
+export interface RunHold<Held> {
+  /** Cancels the run instead of the request's signal. */
+  signal: AbortSignal;
+  attach(handle: ExecutionHandle, servers: readonly string[], extra: ToolCallExtra): Promise<CallToolResult | Held>;
+}
 
 export interface RunPythonDeps {
   engine: Engine;
@@ -33,13 +53,13 @@ export interface RunPythonDeps {
 
 const PROGRESS_INTERVAL_MS = 1000;
 
-export async function handleRunPython(
+export async function handleRunPython<Held = never>(
   args: Record<string, unknown> | undefined,
   extra: ToolCallExtra,
   client: ClientInfo,
   deps: RunPythonDeps,
-  caller: { canElicit?: boolean } = {},
-): Promise<CallToolResult> {
+  caller: CallerOptions<Held> = {},
+): Promise<CallToolResult | Held> {
   const settings = deps.settings();
   const mode = settings.outputMode;
   const check = checkRunPythonArgs(args, { maxTimeoutSec: settings.limits.maxTimeoutSec, maxCodeBytes: settings.maxCodeBytes });
@@ -57,11 +77,12 @@ export async function handleRunPython(
     const submitted = await submitWithServers(
       deps,
       { code: check.code, servers: check.servers, packages: check.packages, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
-      { signal: extra.signal },
+      { signal: caller.hold?.signal ?? extra.signal },
     );
     if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
     const handle = submitted.handle;
     if (caller.canElicit && deps.approvals) deps.approvals.addChannel(handle.id, elicitationChannel(extra));
+    if (caller.hold) return await caller.hold.attach(handle, check.servers, extra);
     const waiting = () => deps.approvals?.pending().find((a) => a.runId === handle.id);
     const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next, waiting);
     const result = await handle.result.finally(stopProgress);
@@ -77,7 +98,7 @@ export async function handleRunPython(
  * value to increase with every notification of a request; `progressValues` keeps it so whatever the clock
  * says (queued and started at the same instant, a clock step backwards).
  */
-function reportProgress(
+export function reportProgress(
   engine: Engine,
   id: string,
   extra: ToolCallExtra,
@@ -98,7 +119,8 @@ function reportProgress(
   const summary = snapshot.queued[queuedAt] ?? snapshot.running.find((r) => r.id === id);
   const timeoutSec = summary?.timeoutSec ?? 0;
   if (queuedAt >= 0) send(`queued (${queuedAt + snapshot.running.length} ahead)`, 0, timeoutSec);
-  let startedAt: number | null = null;
+  // A run already going (a 2026-07-28 retry joining it) reports from its start at once.
+  let startedAt: number | null = snapshot.running.find((r) => r.id === id)?.startedAt ?? null;
   const off = engine.subscribe((e) => {
     if (e.type === 'started' && e.id === id) {
       startedAt = e.at;
@@ -131,24 +153,10 @@ export function progressValues(): (value: number) => number {
 /** Asks the calling client (MCP elicitation) about one of its run's tool calls; a decline is a no. */
 function elicitationChannel(extra: ToolCallExtra): ApprovalChannel {
   return async (approval, signal) => {
-    const args = JSON.stringify(approval.args);
-    const result = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          message: `Code in run_python wants to call ${approval.server}/${approval.tool} with ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}. Allow it?`,
-          requestedSchema: {
-            type: 'object',
-            properties: { decision: { type: 'string', title: 'Decision', enum: ['allow-once', 'allow-run', 'deny'], description: 'allow-run: the same call again in this run too' } },
-            required: ['decision'],
-          },
-        },
-      },
-      ElicitResultSchema,
-      { signal, timeout: Math.max(1000, approval.expiresAt - Date.now()) },
-    );
-    if (result.action !== 'accept') return 'deny';
-    const decision = result.content?.decision;
-    return decision === 'allow-once' || decision === 'allow-run' || decision === 'deny' ? decision : null;
+    const result = await extra.sendRequest({ method: 'elicitation/create', params: approvalElicitation(approval) }, ElicitResultSchema, {
+      signal,
+      timeout: Math.max(1000, approval.expiresAt - Date.now()),
+    });
+    return decisionFromElicitation(result);
   };
 }

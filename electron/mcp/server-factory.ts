@@ -14,6 +14,7 @@ import {
 import type { ClientInfo } from '../../shared/execution.js';
 import { ARTIFACT_TEMPLATE, readArtifact, type ArtifactStore } from './artifact-resource.js';
 import { CAPABILITIES_RESOURCE, CAPABILITIES_TEXT, CAPABILITIES_URI } from './capabilities-resource.js';
+import { callerCredential } from './caller.js';
 import { handleRunPython, type RunPythonDeps } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
 import { refusalPayload, toolResult } from './tool-result.js';
@@ -23,6 +24,8 @@ export interface McpServerDeps extends RunPythonDeps {
   transport: 'stdio' | 'http';
   /** Where `resources/read` finds a run's artifacts (the history); without it every artifact is unknown. */
   artifacts?: ArtifactStore;
+  /** Over stdio, the connection (the caller when no credential comes with a request); see caller.ts. */
+  connection?: string;
 }
 
 export function createMcpServer(deps: McpServerDeps): Server {
@@ -41,7 +44,7 @@ export function createMcpServer(deps: McpServerDeps): Server {
     const client: ClientInfo = { name: peer?.name ?? 'unknown', ...(peer?.version ? { version: peer.version } : {}), transport: deps.transport };
     // A client that declared elicitation can answer approvals for its own run's tool calls.
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
-    return handleRunPython(request.params.arguments, extra, client, deps, { canElicit });
+    return handleRunPython(request.params.arguments, extra, client, deps, { canElicit, credential: callerCredential(extra.authInfo, deps.connection) });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CAPABILITIES_RESOURCE] }));

@@ -1,0 +1,166 @@
+// Approvals through MCP 2026-07-28's multi round-trip requests. That revision has no server-to-client
+// requests: a `tools/call` that needs the client's answer ends with an input-required result (the
+// questions and a signed request state), and the client retries the call with its answers. The run does
+// not end with the first request: it is held here, its container waiting on the proxied call, and every
+// retry joins the same run. The first answer from any channel wins (the panel, the tray and the CLI can
+// still answer; a retry then just gets the result). A client that goes away mid-wait cancels the run, as
+// on 2025-11-25; one that never comes back with an answer gets the approval deadline's deny.
+import { inputRequired, ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalDecision, PendingApproval } from '../../shared/approvals.js';
+import type { ExecutionResult } from '../../shared/execution.js';
+import type { Settings } from '../../shared/settings.js';
+import type { Logger } from '../logger.js';
+import { callKey, type ApprovalChannel } from '../proxy/approval-broker.js';
+import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
+import { approvalElicitation, decisionFromElicitation } from './approval-question.js';
+import type { RequestStateSigner } from './request-state.js';
+import { progressValues, reportProgress, type RunHold, type RunPythonDeps, type ToolCallExtra } from './run-python-handler.js';
+import { runToolResult } from './tool-result.js';
+
+export interface HeldRunsOptions {
+  engine: Engine;
+  settings: () => Settings;
+  approvals: NonNullable<RunPythonDeps['approvals']>;
+  signer: RequestStateSigner;
+  log: Logger;
+}
+
+interface Question {
+  approval: PendingApproval;
+  answer: (decision: ApprovalDecision) => void;
+}
+
+interface HeldRun {
+  id: string;
+  credential: string;
+  args: string;
+  servers: readonly string[];
+  abort: AbortController;
+  result?: ExecutionResult;
+  failure?: unknown;
+  /** Questions open for this client, by approval id; answered ones leave (by any channel). */
+  questions: Map<string, Question>;
+  /** The requests waiting on the run (one, unless a client retries twice at once): woken by a result or a question. */
+  wakers: Set<() => void>;
+  forgetTimer?: NodeJS.Timeout;
+}
+
+export type RunAnswer = CallToolResult | InputRequiredResult;
+
+/** The hash a request state carries of the call's arguments (key order does not matter). */
+export const argsHash = (args: Record<string, unknown> | undefined) => callKey('run_python', '', args ?? {});
+
+function wakeAll(run: HeldRun): void {
+  for (const wake of [...run.wakers]) wake();
+}
+
+export class HeldRuns {
+  private readonly runs = new Map<string, HeldRun>();
+
+  constructor(private readonly options: HeldRunsOptions) {}
+
+  /** For a first call from a client that declared elicitation: what handleRunPython hands its run to. */
+  hold(credential: string, args: Record<string, unknown> | undefined): RunHold<InputRequiredResult> {
+    const abort = new AbortController();
+    return {
+      signal: abort.signal,
+      attach: (handle, servers, extra) => this.attach({ id: handle.id, credential, args: argsHash(args), servers, abort, questions: new Map(), wakers: new Set() }, handle, extra),
+    };
+  }
+
+  /**
+   * A retry with a request state: checked (signature, caller, the same call, expiry, once), its answers
+   * given, then the call waits on the same run. A refused state changes nothing: the run keeps waiting.
+   */
+  async resume(state: string, credential: string, args: Record<string, unknown> | undefined, responses: Record<string, unknown> | undefined, extra: ToolCallExtra): Promise<RunAnswer> {
+    const opened = this.options.signer.open(state, credential, { args: argsHash(args) });
+    if (!opened.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, opened.message, { reason: opened.reason });
+    const run = this.runs.get(opened.claims.run);
+    if (!run || run.credential !== credential) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid requestState: its run is no longer held (its result was delivered or kept past the deadline). Call run_python again without it.', { reason: 'unknown-run' });
+    }
+    for (const id of opened.claims.questions) {
+      const question = run.questions.get(id);
+      const decision = question ? decisionFromElicitation(responses?.[id]) : null;
+      // No question by that id: answered already on another channel, or past its deadline; the first answer won.
+      if (question && decision) question.answer(decision);
+    }
+    return this.wait(run, extra);
+  }
+
+  private attach(run: HeldRun, handle: ExecutionHandle, extra: ToolCallExtra): Promise<RunAnswer> {
+    this.runs.set(run.id, run);
+    this.options.approvals.addChannel(run.id, this.channel(run));
+    handle.result.then(
+      (result) => this.finished(run, { result }),
+      (failure: unknown) => this.finished(run, { failure }),
+    );
+    return this.wait(run, extra);
+  }
+
+  private finished(run: HeldRun, outcome: { result?: ExecutionResult; failure?: unknown }): void {
+    Object.assign(run, outcome);
+    if (run.wakers.size > 0) return wakeAll(run);
+    // Nobody is waiting right now: keep the result for a retry still on its way, as long as its state lives.
+    run.forgetTimer = setTimeout(() => this.forget(run), this.options.settings().approvalTimeoutSec * 1000);
+    run.forgetTimer.unref();
+  }
+
+  private forget(run: HeldRun): void {
+    clearTimeout(run.forgetTimer);
+    if (this.runs.get(run.id) === run) this.runs.delete(run.id);
+  }
+
+  /** Another place the approval broker asks: the question goes to the client with the next answer to a call. */
+  private channel(run: HeldRun): ApprovalChannel {
+    return (approval, signal) =>
+      new Promise((resolve) => {
+        const done = (decision: ApprovalDecision | null) => {
+          run.questions.delete(approval.id);
+          signal.removeEventListener('abort', onAbort);
+          resolve(decision);
+        };
+        const onAbort = () => done(null);
+        if (signal.aborted) return resolve(null);
+        signal.addEventListener('abort', onAbort, { once: true });
+        run.questions.set(approval.id, { approval, answer: done });
+        wakeAll(run);
+      });
+  }
+
+  private async wait(run: HeldRun, extra: ToolCallExtra): Promise<RunAnswer> {
+    if (run.result === undefined && run.failure === undefined && run.questions.size === 0) {
+      // The client gave up on the call it is waiting on: the run goes with it.
+      const onAbort = () => run.abort.abort();
+      extra.signal.addEventListener('abort', onAbort, { once: true });
+      const waiting = () => this.options.approvals.pending().find((a) => a.runId === run.id);
+      const stopProgress = reportProgress(this.options.engine, run.id, extra, this.options.log, progressValues(), waiting);
+      let waker: (() => void) | undefined;
+      try {
+        await new Promise<void>((resolve) => {
+          waker = resolve;
+          run.wakers.add(resolve);
+          if (extra.signal.aborted) onAbort();
+        });
+      } finally {
+        if (waker) run.wakers.delete(waker);
+        stopProgress();
+        extra.signal.removeEventListener('abort', onAbort);
+      }
+    }
+    if (run.failure !== undefined) {
+      this.forget(run);
+      throw run.failure;
+    }
+    if (run.result !== undefined) {
+      this.forget(run);
+      return runToolResult(run.result, run.servers, this.options.settings().outputMode);
+    }
+    const questions = [...run.questions.values()];
+    return inputRequired({
+      inputRequests: Object.fromEntries(questions.map((q) => [q.approval.id, inputRequired.elicit(approvalElicitation(q.approval))])),
+      requestState: this.options.signer.mint({ run: run.id, questions: questions.map((q) => q.approval.id), args: run.args }, run.credential),
+    });
+  }
+}
