@@ -3,7 +3,7 @@
 import { ElicitResultSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { PendingApproval } from '../../shared/approvals.js';
+import { approvalQuestionText, type PendingApproval } from '../../shared/approvals.js';
 import type { ClientInfo } from '../../shared/execution.js';
 import type { ApprovalChannel } from '../proxy/approval-broker.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -131,12 +131,11 @@ export function progressValues(): (value: number) => number {
 /** Asks the calling client (MCP elicitation) about one of its run's tool calls; a decline is a no. */
 function elicitationChannel(extra: ToolCallExtra): ApprovalChannel {
   return async (approval, signal) => {
-    const args = JSON.stringify(approval.args);
     const result = await extra.sendRequest(
       {
         method: 'elicitation/create',
         params: {
-          message: `Code in run_python wants to call ${approval.server}/${approval.tool} with ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}. Allow it?`,
+          message: approvalQuestionText(approval),
           requestedSchema: {
             type: 'object',
             properties: { decision: { type: 'string', title: 'Decision', enum: ['allow-once', 'allow-run', 'deny'], description: 'allow-run: the same call again in this run too' } },

@@ -212,7 +212,7 @@ export class ServerManager {
     const release = ctx.hold();
     try {
       const { allowed, outcome } = await approvals.broker.request(
-        { runId: ctx.executionId, server, tool, args },
+        { runId: ctx.executionId, server, tool, args, ...(ctx.codeLine ? { codeLine: ctx.codeLine } : {}) },
         { channels: approvals.channels(ctx.executionId), signal: ctx.signal },
       );
       if (allowed) return;
