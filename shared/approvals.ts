@@ -23,14 +23,19 @@ export interface PendingApproval {
   codeLine?: string;
 }
 
-/** How a question ended, for the run's history and the panel. */
+/**
+ * How a question ended (or a call policy refused without asking), for the run's history and the panel.
+ * `argsHash`: the sha256 the answer is bound to (server, tool, canonical arguments); the arguments
+ * themselves are not kept.
+ */
 export interface ApprovalOutcome {
   id: string;
   runId: string;
   server: string;
   tool: string;
+  argsHash: string;
   decision: ApprovalDecision | 'timeout' | 'cancelled';
-  /** Who answered: panel, cli, client (elicitation), policy, or the deadline. */
+  /** Who answered: panel, tray, cli, client (elicitation), policy, deadline, or run ended. */
   by: string;
   at: number;
 }

@@ -9,6 +9,7 @@ import { CopyButton } from '../../components/copy-button.js';
 import { formatBytes, formatDateTime } from '../../lib/format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
+import { ApprovalsSection } from './approvals-section.js';
 import { PackagesSection } from './packages-section.js';
 import { CodeBlock } from './code-block.js';
 import { describeExit, statusTone } from './describe-exit.js';
@@ -124,6 +125,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
         </>
       )}
       {d.packages && <PackagesSection packages={d.packages} />}
+      {d.approvals.length > 0 && <ApprovalsSection approvals={d.approvals} />}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
       <ToolTimeline run={d} calls={d.toolCalls} />
       <h3>Limits in force</h3>
