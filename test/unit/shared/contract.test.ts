@@ -91,7 +91,7 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'endpoint.rotateToken'>>().toEqualTypeOf<{ token: string }>();
     expectTypeOf<MethodArgs<'approvals.list'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'approvals.list'>>().toEqualTypeOf<PendingApproval[]>();
-    expectTypeOf<MethodArgs<'approvals.decide'>>().toEqualTypeOf<{ id: string; decision: ApprovalDecision; via?: 'panel' | 'cli' | undefined }>();
+    expectTypeOf<MethodArgs<'approvals.decide'>>().toEqualTypeOf<{ id: string; decision: ApprovalDecision; via?: 'panel' | 'cli' | 'tray' | undefined }>();
     expectTypeOf<MethodResult<'approvals.decide'>>().toEqualTypeOf<{ decided: boolean }>();
     // 30 methods, each pinned above.
     expect(METHOD_NAMES).toHaveLength(30);
