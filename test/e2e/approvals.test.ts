@@ -49,6 +49,8 @@ describe.skipIf(!e2e.available)('panel: approvals', () => {
     const question = page.getByRole('article', { name: 'effects/delete_item' });
     await question.waitFor({ timeout: 60_000 });
     await expect.poll(() => question.textContent()).toContain('"name": "first"');
+    // The line of the code that made the call, as the agent reported it.
+    expect(await question.locator('.approval-code').textContent()).toBe('line 3: r = await mcp_effects.delete_item(name="first")');
     expect(deletes()).toBe(0);
     await screenshot(page, 'approvals-waiting');
     await question.getByRole('button', { name: 'Allow once' }).click();
