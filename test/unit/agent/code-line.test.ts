@@ -8,7 +8,7 @@ import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../elec
 type Frame = { type: string } & Record<string, unknown>;
 
 /** Runs `code` in a fresh agent with every boot module, answers each rpc with {ok: true}, returns the requests. */
-function requestsOf(code: string): Promise<{ requests: Frame[]; stdout: string; stderr: string }> {
+function requestsOf(code: string, context: Record<string, unknown> = {}): Promise<{ requests: Frame[]; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('python3', ['-c', BOOTSTRAP_SOURCE], { stdio: ['pipe', 'pipe', 'pipe'] });
     const requests: Frame[] = [];
@@ -22,7 +22,7 @@ function requestsOf(code: string): Promise<{ requests: Frame[]; stdout: string; 
       for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
         const frame = JSON.parse(pending.slice(0, nl)) as Frame;
         pending = pending.slice(nl + 1);
-        if (frame.type === 'ready') child.stdin.write(`${JSON.stringify({ type: 'start', code, context: {} })}\n`);
+        if (frame.type === 'ready') child.stdin.write(`${JSON.stringify({ type: 'start', code, context })}\n`);
         if (frame.type === 'rpc_request') {
           requests.push(frame);
           child.stdin.write(`${JSON.stringify({ type: 'rpc_response', id: frame.id, success: true, payload: { ok: true } })}\n`);
@@ -54,11 +54,20 @@ describe.concurrent('the calling line of host calls', { timeout: 40_000 }, () =>
     expect(requests[0]?.where).toEqual({ line: 3, text: 'return await _sandbar.rpc({"name": name})' });
   });
 
+  const withServers = { mcp: { loaded: [{ name: 'fx', description: '', cwd: null, tools: [] }], discovered: [] } };
+
   it('names where a call run as its own task was made (asyncio.gather), one line per call', async () => {
     const code = ['import asyncio, _sandbar', 'await asyncio.gather(', '    _sandbar.rpc({"n": 1}),', '    _sandbar.rpc({"n": 2}),', ')'].join('\n');
-    const { requests } = await requestsOf(code);
+    const { requests, stderr } = await requestsOf(code, withServers);
+    expect(stderr).toBe('');
     const byN = Object.fromEntries(requests.map((r) => [(r.payload as { n: number }).n, r.where]));
     expect(byN).toEqual({ 1: { line: 3, text: '_sandbar.rpc({"n": 1}),' }, 2: { line: 4, text: '_sandbar.rpc({"n": 2}),' } });
+  });
+
+  it('tracks coroutine origins only in runs that loaded MCP servers (it costs every coroutine made)', async () => {
+    const code = 'import sys\nprint(sys.get_coroutine_origin_tracking_depth())';
+    expect((await requestsOf(code)).stdout).toBe('0\n');
+    expect((await requestsOf(code, withServers)).stdout).toBe('8\n');
   });
 
   it('works from a thread running its own event loop', async () => {
