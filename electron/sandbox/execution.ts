@@ -5,6 +5,7 @@ import type { ExitReason, Stream } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
 import { ArtifactCollector, DEFAULT_ARTIFACT_CAPS, type ArtifactCaps } from './artifact-collector.js';
 import type { ProcessExit } from './command.js';
+import { codeLineText, sourceLines } from './code-line.js';
 import { classifyExit, type HostStop } from './exit-classifier.js';
 import type { AgentFrame } from './frame-parser.js';
 import { OutputCapture } from './output-capture.js';
@@ -170,6 +171,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       await written;
     };
 
+    // The run's code by line, split on the first call that names one: the text of a call's line comes from here.
+    let lines: string[] | undefined;
     const onFrame = (frame: AgentFrame) => {
       switch (frame.type) {
         case 'output':
@@ -180,7 +183,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
           break;
         case 'rpc_request': {
           // Served concurrently (a slow host call never blocks output or other calls), within the gate's bounds.
-          const { id, payload, codeLine } = frame;
+          const { id, payload } = frame;
+          const codeLine = codeLineText((lines ??= sourceLines(spec.code)), frame.line);
           if (!gate.submit(frame.bytes, (hold) => answer(id, payload, codeLine, hold)) && !settled) {
             container.send({ type: 'rpc_response', id, success: false, error: refusedCall(rpcLimits) });
           }

@@ -1,6 +1,8 @@
 # Which line of the user's code made a host call: the agent sends it with each rpc_request, so a person asked
-# to approve a tool call sees the code that wants it. Delivered as the boot module `_sandbar_code_line`; the
-# source comes from the start frame (not linecache, which user code can rewrite). Python 3.8+, stdlib only.
+# to approve a tool call sees the code that wants it (the host shows that line from its own copy of the code;
+# the text sent here is for reading frames). Delivered as the boot module `_sandbar_code_line`; the source
+# comes from the start frame (not linecache, which user code can rewrite). Python 3.8+, stdlib only.
+import re
 import sys
 
 SANDBOX_FILENAME = '<sandbox>'  # what the agent compiles user code as
@@ -18,7 +20,8 @@ def on_start(start):
     global _lines
     start = start if isinstance(start, dict) else {}
     code = start.get('code')
-    _lines = code.splitlines() if isinstance(code, str) else []
+    # The compiler's line breaks (splitlines() would also break at \f, \x1c, \u2028, ...).
+    _lines = re.split(r'\r\n|\r|\n', code) if isinstance(code, str) else []
     context = start.get('context') if isinstance(start.get('context'), dict) else {}
     mcp = context.get('mcp') if isinstance(context.get('mcp'), dict) else {}
     if mcp.get('loaded'):

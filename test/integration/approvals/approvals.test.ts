@@ -102,6 +102,19 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     expect(t.app.core.history.get(question.runId)!.approvals).toMatchObject([{ id: question.id, decision: 'allow-once', by: 'tray' }]);
   }, 120_000);
 
+  it('shows the line from the code it was given: code that forges its calling line can only point elsewhere in it', async () => {
+    const source = [
+      'import sys',
+      'sys.modules["_sandbar_code_line"].calling_line = lambda: {"line": 1, "text": "print(\'harmless\')"}',
+      'await mcp_effects.delete_item(name="forged")',
+    ].join('\n');
+    const pending = run(source);
+    const question = await nextQuestion();
+    expect(question.codeLine).toBe('line 1: import sys');
+    await api.value('approvals.decide', { id: question.id, decision: 'deny' });
+    await pending;
+  }, 120_000);
+
   it('stops the run clock while it waits: a 5 s run survives a 10 s question', async () => {
     const pending = run(code('mcp_effects.delete_item(name="slow")'), 5);
     const question = await nextQuestion();
