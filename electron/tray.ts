@@ -1,7 +1,8 @@
-// The Electron tray: an icon per state (ready / busy / broken), a tooltip and the menu the tray model
-// describes. It only draws; shell/tray-controller.ts decides what.
+// The Electron tray: an icon per state (ready / busy / broken), a tooltip, the menu the tray model
+// describes, and notifications for questions (approvals). It only draws; shell/tray-controller.ts decides what.
 import path from 'node:path';
-import { Menu, nativeImage, Tray, type MenuItemConstructorOptions, type NativeImage } from 'electron';
+import { Menu, nativeImage, Notification, Tray, type MenuItemConstructorOptions, type NativeImage } from 'electron';
+import type { TrayNotification } from './shell/tray-approvals.js';
 import type { TrayView } from './shell/tray-controller.js';
 import type { TrayAction, TrayMenuItem, TrayState } from './shell/tray-model.js';
 
@@ -35,6 +36,18 @@ export class ElectronTray implements TrayView {
     this.tray.setContextMenu(Menu.buildFromTemplate(items.map((item) => this.template(item))));
   }
 
+  /** A desktop notification; its buttons (where the OS has them) answer, a click opens the panel. */
+  notify(n: TrayNotification): void {
+    if (!Notification.isSupported()) return;
+    const shown = new Notification({ title: n.title, body: n.body, actions: n.choices.map((c) => ({ type: 'button' as const, text: c.label })) });
+    shown.on('action', (_event, index) => {
+      const choice = n.choices[index];
+      if (choice) this.options.onAction(choice.action);
+    });
+    shown.on('click', () => this.options.onAction('open'));
+    shown.show();
+  }
+
   destroy(): void {
     if (!this.tray.isDestroyed()) this.tray.destroy();
   }
@@ -42,6 +55,7 @@ export class ElectronTray implements TrayView {
   private template(item: TrayMenuItem): MenuItemConstructorOptions {
     if (item.type === 'separator') return { type: 'separator' };
     if (item.type === 'info') return { label: item.label, enabled: false };
+    if (item.type === 'submenu') return { label: item.label, submenu: item.items.map((i) => this.template(i)) };
     return { label: item.label, enabled: item.enabled, click: () => this.options.onAction(item.action) };
   }
 }

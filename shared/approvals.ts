@@ -8,7 +8,10 @@ export type ToolPolicy = (typeof TOOL_POLICIES)[number];
 export const APPROVAL_DECISIONS = ['allow-once', 'allow-run', 'allow-always', 'deny'] as const;
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
-/** A call waiting for an answer. `args` as the code sent them; `codeLine` is the line of code that made it. */
+/**
+ * A call waiting for an answer. `args` as the code sent them; `codeLine` is the line of code that made it,
+ * `line N: text` (one line, control characters removed, bounded: electron/sandbox/code-line.ts).
+ */
 export interface PendingApproval {
   id: string;
   runId: string;
@@ -20,16 +23,28 @@ export interface PendingApproval {
   codeLine?: string;
 }
 
-/** How a question ended, for the run's history and the panel. */
+/**
+ * How a question ended (or a call policy refused without asking), for the run's history and the panel.
+ * `argsHash`: the sha256 the answer is bound to (server, tool, canonical arguments); the arguments
+ * themselves are not kept.
+ */
 export interface ApprovalOutcome {
   id: string;
   runId: string;
   server: string;
   tool: string;
+  argsHash: string;
   decision: ApprovalDecision | 'timeout' | 'cancelled';
-  /** Who answered: panel, cli, client (elicitation), policy, or the deadline. */
+  /** Who answered: panel, tray, cli, client (elicitation), policy, deadline, or run ended. */
   by: string;
   at: number;
+}
+
+/** The question in one sentence, for a client's elicitation: the tool, its arguments and the code line. */
+export function approvalQuestionText(a: Pick<PendingApproval, 'server' | 'tool' | 'args' | 'codeLine'>, maxArgs = 2000): string {
+  const args = JSON.stringify(a.args);
+  const shown = args.length > maxArgs ? `${args.slice(0, maxArgs)}…` : args;
+  return `Code in run_python wants to call ${a.server}/${a.tool} with ${shown}${a.codeLine ? `, from ${a.codeLine}` : ''}. Allow it?`;
 }
 
 /**

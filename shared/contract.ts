@@ -235,7 +235,7 @@ export const methods = {
   /** Answers one; `decided` is false when it was already answered or expired. */
   'approvals.decide': {
     args: z
-      .object({ id: z.string().regex(/^[0-9a-f]{12}$/, 'must be an approval id'), decision: z.enum(APPROVAL_DECISIONS), via: z.enum(['panel', 'cli']).default('panel') })
+      .object({ id: z.string().regex(/^[0-9a-f]{12}$/, 'must be an approval id'), decision: z.enum(APPROVAL_DECISIONS), via: z.enum(['panel', 'cli', 'tray']).default('panel') })
       .strict(),
     result: returns<{ decided: boolean }>(),
   },

@@ -1,4 +1,5 @@
 // What the history store records and answers: the shapes the panel, the CLI and health read.
+import type { ApprovalOutcome } from './approvals.js';
 import type { ArtifactMeta, RefusedArtifact } from './artifacts.js';
 import type { ExitReason } from './execution.js';
 import type { PackagesUsed } from './packages.js';
@@ -95,6 +96,8 @@ export interface HistoryDetail extends Omit<HistoryItem, 'codePreview' | 'snippe
   refusedArtifacts: RefusedArtifact[];
   /** `packages` the run asked for: the layer and every fetch made for it; null for runs without. */
   packages: PackagesUsed | null;
+  /** Every decision about the run's tool calls (answers, the deadline, policy refusals), oldest first. */
+  approvals: ApprovalOutcome[];
 }
 
 export type StatusCounts = Record<HistoryStatus, number>;

@@ -40,7 +40,8 @@ async function callInstance<T>(method: string, args: object): Promise<T> {
 function describe(a: PendingApproval, now: number): string {
   const args = stripControlChars(JSON.stringify(a.args));
   const left = Math.max(0, Math.round((a.expiresAt - now) / 1000));
-  return `${a.id}  ${a.server}/${a.tool}  run ${a.runId.slice(0, 8)}  ${left}s left\n    ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
+  const line = a.codeLine ? `\n    ${stripControlChars(a.codeLine)}` : '';
+  return `${a.id}  ${a.server}/${a.tool}  run ${a.runId.slice(0, 8)}  ${left}s left${line}\n    ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
 }
 
 export function registerApprovalsCommands(program: Command, ctx: CliContext): void {

@@ -1,5 +1,6 @@
 // Answers the panel and the CLI: newest-first keyset pages with filters and full-text search, one run in
 // detail with its tool calls, and counts by status.
+import { APPROVAL_DECISIONS, type ApprovalOutcome } from '../../shared/approvals.js';
 import type { Artifact, ArtifactMeta, ArtifactSource, RefusedArtifact } from '../../shared/artifacts.js';
 import type { ExitReason } from '../../shared/execution.js';
 import type { PackagesUsed } from '../../shared/packages.js';
@@ -98,6 +99,33 @@ function parseRefused(json: string | null): RefusedArtifact[] {
   }
 }
 
+interface ApprovalRow {
+  approval_id: string;
+  execution_id: string;
+  server: string;
+  tool: string;
+  args_hash: string;
+  decision: string;
+  decided_by: string;
+  decided_at: number;
+}
+
+const OUTCOMES: readonly string[] = [...APPROVAL_DECISIONS, 'timeout', 'cancelled'];
+
+function toApprovalOutcome(row: ApprovalRow): ApprovalOutcome {
+  return {
+    id: row.approval_id,
+    runId: row.execution_id,
+    server: row.server,
+    tool: row.tool,
+    argsHash: row.args_hash,
+    // Written by this code from a closed set; an unknown word (a newer Sandbar's) never reads as an allow.
+    decision: (OUTCOMES.includes(row.decision) ? row.decision : 'deny') as ApprovalOutcome['decision'],
+    by: row.decided_by,
+    at: row.decided_at,
+  };
+}
+
 interface ToolCallRow {
   server: string;
   tool: string;
@@ -193,6 +221,7 @@ export class HistoryReader {
   private readonly toolCallsStmt: SqlStatement;
   private readonly artifactsStmt: SqlStatement;
   private readonly artifactStmt: SqlStatement;
+  private readonly approvalsStmt: SqlStatement;
   /** Listing SQL varies with the filters; a handful of shapes cover every screen, so each is prepared once. */
   private readonly listStmts = new Map<string, SqlStatement>();
 
@@ -204,6 +233,9 @@ export class HistoryReader {
     const artifactColumns = 'name, mime_type, size, source, width, height, title';
     this.artifactsStmt = db.prepare(`SELECT ${artifactColumns} FROM artifacts WHERE execution_id = ? ORDER BY position, id`);
     this.artifactStmt = db.prepare(`SELECT ${artifactColumns}, data FROM artifacts WHERE execution_id = ? AND name = ?`);
+    this.approvalsStmt = db.prepare(
+      'SELECT approval_id, execution_id, server, tool, args_hash, decision, decided_by, decided_at FROM approvals WHERE execution_id = ? ORDER BY decided_at, id',
+    );
   }
 
   list(query: HistoryQuery = {}): HistoryPage {
@@ -244,6 +276,7 @@ export class HistoryReader {
       artifacts: this.artifactsStmt.all<ArtifactRow>([id]).map(toArtifactMeta),
       refusedArtifacts: parseRefused(row.refused_artifacts),
       packages: parsePackages(row.packages),
+      approvals: this.approvalsStmt.all<ApprovalRow>([id]).map(toApprovalOutcome),
     };
   }
 

@@ -1,5 +1,6 @@
 // Records the engine's event stream: a row when a run is queued (so a crash never loses it), updated when
 // it starts and when it finishes, plus one row per proxied tool call. Methods throw; the store catches.
+import type { ApprovalOutcome } from '../../shared/approvals.js';
 import type { Artifact } from '../../shared/artifacts.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, ToolCallRecord } from '../../shared/execution.js';
 import type { Limits } from '../../shared/limits.js';
@@ -14,6 +15,8 @@ export const HISTORY_STREAM_CAP_BYTES = 256 * 1024;
 /** Fixed per-row and per-tool-call costs in the size that retention adds up. */
 export const ROW_OVERHEAD_BYTES = 256;
 export const TOOL_CALL_BYTES = 96;
+/** Fixed cost of one recorded approval decision. */
+export const APPROVAL_BYTES = 160;
 /** Fixed per-artifact cost on top of its bytes. */
 export const ARTIFACT_OVERHEAD_BYTES = 128;
 
@@ -46,6 +49,7 @@ export class HistoryWriter {
   private readonly insertToolCall: SqlStatement;
   private readonly addSize: SqlStatement;
   private readonly insertArtifact: SqlStatement;
+  private readonly insertApproval: SqlStatement;
 
   /** Built by the store once the database is open and migrated; statements are prepared once here. */
   constructor(
@@ -81,6 +85,11 @@ export class HistoryWriter {
     this.insertArtifact = db.prepare(`INSERT OR IGNORE INTO artifacts
       (execution_id, position, name, mime_type, size, source, width, height, title, data)
       VALUES (@id, @position, @name, @mimeType, @size, @source, @width, @height, @title, @data)`);
+    // Like a tool call: a decision about a run this store never saw would never be cleaned up.
+    this.insertApproval = db.prepare(`INSERT OR IGNORE INTO approvals
+      (execution_id, approval_id, server, tool, args_hash, decision, decided_by, decided_at)
+      SELECT @runId, @id, @server, @tool, @argsHash, @decision, @by, @at
+      WHERE EXISTS (SELECT 1 FROM executions WHERE id = @runId)`);
   }
 
   handle(event: EngineEvent): void {
@@ -94,11 +103,15 @@ export class HistoryWriter {
         return this.toolCall(event.call);
       case 'finished':
         return this.finished(event.result);
+      case 'approvalResolved':
+        return this.approval(event.outcome);
       case 'output':
       case 'serverStateChanged':
       case 'poolChanged':
       case 'pausedChanged':
-        // Output is taken whole from the finished result; server, pool and pause states are not history.
+      case 'approvalRequested':
+        // Output is taken whole from the finished result; server, pool and pause states are not history;
+        // a question is recorded once it is decided.
         return;
     }
   }
@@ -200,6 +213,17 @@ export class HistoryWriter {
       if (changes > 0) this.addSize.run([TOOL_CALL_BYTES + bytes(call.error), call.executionId]);
     });
   }
+
+  approval(outcome: ApprovalOutcome): void {
+    this.db.transaction(() => {
+      const { changes } = this.insertApproval.run(approvalRow(outcome));
+      if (changes > 0) this.addSize.run([APPROVAL_BYTES, outcome.runId]);
+    });
+  }
+}
+
+function approvalRow(o: ApprovalOutcome) {
+  return { runId: o.runId, id: o.id, server: o.server, tool: o.tool, argsHash: o.argsHash, decision: o.decision, by: o.by, at: o.at };
 }
 
 function artifactCost(a: Artifact): number {

@@ -134,11 +134,35 @@ const V4 = `
 ALTER TABLE executions ADD COLUMN packages TEXT;
 `;
 
+/**
+ * v5: every decision about a tool call from code (issue 17): the question's id, the call (server, tool and
+ * the hash of its arguments the answer was bound to), the decision, who made it and when. Kept with the run
+ * and deleted with it.
+ */
+const V5 = `
+CREATE TABLE approvals (
+  id INTEGER PRIMARY KEY,
+  execution_id TEXT NOT NULL,
+  approval_id TEXT NOT NULL,
+  server TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  args_hash TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  decided_by TEXT NOT NULL,
+  decided_at INTEGER NOT NULL,
+  UNIQUE (execution_id, approval_id)
+);
+CREATE TRIGGER approvals_cleanup AFTER DELETE ON executions BEGIN
+  DELETE FROM approvals WHERE execution_id = old.id;
+END;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
+  { version: 5, sql: V5 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,15 +1,12 @@
 // How an approval is put to the calling client, in either revision: the form of an `elicitation/create`
 // (sent as a request on 2025-11-25, embedded in an input-required result on 2026-07-28), and how its
 // answer reads as a decision. One wording, one reading, whichever way the question travels.
-import type { ApprovalDecision, PendingApproval } from '../../shared/approvals.js';
-
-const MAX_ARGS_SHOWN = 2000;
+import { approvalQuestionText, type ApprovalDecision, type PendingApproval } from '../../shared/approvals.js';
 
 /** The params of the elicitation that asks about one call. */
 export function approvalElicitation(approval: PendingApproval) {
-  const args = JSON.stringify(approval.args);
   return {
-    message: `Code in run_python wants to call ${approval.server}/${approval.tool} with ${args.length > MAX_ARGS_SHOWN ? `${args.slice(0, MAX_ARGS_SHOWN)}…` : args}. Allow it?`,
+    message: approvalQuestionText(approval),
     requestedSchema: {
       type: 'object' as const,
       properties: {

@@ -75,7 +75,7 @@ export class ApprovalBroker {
         askChannels.abort();
         if (decision === 'allow-run') this.allowedInRun.set(call.runId, new Set([...(this.allowedInRun.get(call.runId) ?? []), key]));
         if (decision === 'allow-always') this.options.allowAlways(call.server, call.tool);
-        const outcome: ApprovalOutcome = { id, runId: call.runId, server: call.server, tool: call.tool, decision, by, at: this.now() };
+        const outcome: ApprovalOutcome = { id, runId: call.runId, server: call.server, tool: call.tool, argsHash: key, decision, by, at: this.now() };
         this.options.onResolved?.(outcome);
         resolve({ allowed: decision === 'allow-once' || decision === 'allow-run' || decision === 'allow-always', outcome });
       };
@@ -102,6 +102,25 @@ export class ApprovalBroker {
     if (!entry) return false;
     entry.settle(decision, by);
     return true;
+  }
+
+  /**
+   * A call refused without a question (policy `deny`, or nobody to ask): recorded like an answer, so the
+   * run's history holds every decision about its calls.
+   */
+  refused(call: { runId: string; server: string; tool: string; args: Record<string, unknown> }, by: string): ApprovalOutcome {
+    const outcome: ApprovalOutcome = {
+      id: randomBytes(6).toString('hex'),
+      runId: call.runId,
+      server: call.server,
+      tool: call.tool,
+      argsHash: callKey(call.server, call.tool, call.args),
+      decision: 'deny',
+      by,
+      at: this.now(),
+    };
+    this.options.onResolved?.(outcome);
+    return outcome;
   }
 
   /** The run is over: its `allow-run` answers end with it. */

@@ -205,14 +205,19 @@ export class ServerManager {
     const annotations = (await connection.knownTools().catch(() => [])).find((t) => t.name === tool)?.annotations;
     const policy = approvals.policy(server, tool, annotations);
     if (policy === 'allow') return;
-    if (policy === 'deny') throw new ToolCallDeniedError(`${server}/${tool} is denied by policy (toolPolicies)`);
+    const call = { runId: ctx.executionId, server, tool, args };
+    if (policy === 'deny') {
+      approvals.broker.refused(call, 'policy');
+      throw new ToolCallDeniedError(`${server}/${tool} is denied by policy (toolPolicies)`);
+    }
     if (approvals.nobodyToAsk) {
+      approvals.broker.refused(call, 'nobody to ask');
       throw new ToolCallDeniedError(`${server}/${tool} needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("${server}/${tool}": "allow"), or run it through a running Sandbar (the app or sandbar serve) and answer there`);
     }
     const release = ctx.hold();
     try {
       const { allowed, outcome } = await approvals.broker.request(
-        { runId: ctx.executionId, server, tool, args },
+        { ...call, ...(ctx.codeLine ? { codeLine: ctx.codeLine } : {}) },
         { channels: approvals.channels(ctx.executionId), signal: ctx.signal },
       );
       if (allowed) return;

@@ -53,7 +53,7 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 /** The directory in the sandbox whose files come back as artifacts (`out/<path>`). */
 export const OUT_DIR = '/workspace/out';
 
-/** The Python modules every agent gets at boot: the sandbox-side MCP runtime, figures, displays and out/ files. */
+/** The Python modules every agent gets at boot: the calling line of host calls, the sandbox-side MCP runtime, figures, displays and out/ files. */
 export function agentBootModules(): Record<string, string> {
   runtimeModules ??= Object.fromEntries(
     Object.entries(BOOT_MODULE_FILES).map(([name, file]) => [name, readFileSync(assetPath(`sandbox/agent/${file}`), 'utf8')]),
@@ -63,6 +63,7 @@ export function agentBootModules(): Record<string, string> {
 
 /** Module name → file under agent/, in install order: a module may import the ones before it. */
 const BOOT_MODULE_FILES: Record<string, string> = {
+  _sandbar_code_line: 'code_line.py', // which user line made each host call (the agent asks it)
   _sandbar_mcp_aliases: 'mcp_aliases.py',
   _sandbar_mcp: 'mcp_runtime.py',
   _sandbar_artifacts: 'artifacts.py',

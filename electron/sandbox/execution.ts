@@ -5,6 +5,7 @@ import type { ExitReason, Stream } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
 import { ArtifactCollector, DEFAULT_ARTIFACT_CAPS, type ArtifactCaps } from './artifact-collector.js';
 import type { ProcessExit } from './command.js';
+import { codeLineText, sourceLines } from './code-line.js';
 import { classifyExit, type HostStop } from './exit-classifier.js';
 import type { AgentFrame } from './frame-parser.js';
 import { OutputCapture } from './output-capture.js';
@@ -17,9 +18,9 @@ export type RpcHandler = (
   /**
    * `deadline`: when the run times out (epoch ms), read when needed: host calls must finish before it.
    * `hold`: stops the run's clock until the returned release is called (a call waiting for a person's
-   * approval is not the code's time).
+   * approval is not the code's time). `codeLine`: the user's line that made the call, as the sandbox says.
    */
-  ctx: { executionId: string; signal: AbortSignal; readonly deadline: number; hold(): () => void },
+  ctx: { executionId: string; signal: AbortSignal; readonly deadline: number; hold(): () => void; codeLine?: string },
 ) => Promise<unknown>;
 
 export interface RunSpec {
@@ -150,13 +151,14 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     };
 
     // Resolves once the answer is in the pipe: until then it counts against the run's in-flight budget.
-    const answer = async (id: number, payload: Record<string, unknown>, hold: (bytes: number) => void) => {
+    const answer = async (id: number, payload: Record<string, unknown>, codeLine: string | undefined, hold: (bytes: number) => void) => {
       let response: Record<string, unknown>;
       if (!spec.rpc) {
         response = { type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' };
       } else {
         try {
-          const result = await spec.rpc(payload, { executionId: spec.executionId, signal: rpcAbort.signal, get deadline() { return deadline(); }, hold: holdClock });
+          const ctx = { executionId: spec.executionId, signal: rpcAbort.signal, get deadline() { return deadline(); }, hold: holdClock, ...(codeLine ? { codeLine } : {}) };
+          const result = await spec.rpc(payload, ctx);
           response = { type: 'rpc_response', id, success: true, payload: result ?? null };
         } catch (err) {
           // `denied`: the agent raises ToolCallDenied, a subclass of MCPError, for it.
@@ -169,6 +171,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       await written;
     };
 
+    // The run's code by line, split on the first call that names one: the text of a call's line comes from here.
+    let lines: string[] | undefined;
     const onFrame = (frame: AgentFrame) => {
       switch (frame.type) {
         case 'output':
@@ -180,7 +184,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         case 'rpc_request': {
           // Served concurrently (a slow host call never blocks output or other calls), within the gate's bounds.
           const { id, payload } = frame;
-          if (!gate.submit(frame.bytes, (hold) => answer(id, payload, hold)) && !settled) {
+          const codeLine = codeLineText((lines ??= sourceLines(spec.code)), frame.line);
+          if (!gate.submit(frame.bytes, (hold) => answer(id, payload, codeLine, hold)) && !settled) {
             container.send({ type: 'rpc_response', id, success: false, error: refusedCall(rpcLimits) });
           }
           break;

@@ -2,12 +2,16 @@
 // so a hostile or broken sandbox can only produce output, never crash or confuse the host.
 import { StringDecoder } from 'node:string_decoder';
 import type { Stream } from '../../shared/execution.js';
+import { codeLineNumber } from './code-line.js';
 
 export type AgentFrame =
   | { type: 'ready'; python: string }
   | { type: 'output'; stream: Stream; data: string }
-  /** `bytes`: the frame's length, which the host's in-flight budget counts. */
-  | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number }
+  /**
+   * `bytes`: the frame's length, which the host's in-flight budget counts. `line`: the number of the user's
+   * line that made the call, as the sandbox says (the host takes its text from its own copy of the code).
+   */
+  | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number; line?: number }
   | { type: 'exit'; code: number }
   /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
   | { type: 'display'; frame: Json }
@@ -37,7 +41,8 @@ export function interpretFrame(line: string): AgentFrame {
       break;
     case 'rpc_request':
       if (Number.isSafeInteger(frame.id) && frame.payload && typeof frame.payload === 'object' && !Array.isArray(frame.payload)) {
-        return { type: 'rpc_request', id: frame.id as number, payload: frame.payload as Json, bytes: line.length };
+        const where = codeLineNumber(frame.where);
+        return { type: 'rpc_request', id: frame.id as number, payload: frame.payload as Json, bytes: line.length, ...(where ? { line: where } : {}) };
       }
       break;
     case 'exit':

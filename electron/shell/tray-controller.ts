@@ -2,12 +2,15 @@
 // redraws through an injected view and turns menu clicks into router calls or shell actions.
 import type { EventMessage, EventName, MethodArgs, MethodName, MethodResult, Envelope } from '../../shared/contract.js';
 import type { ControlConnection, ControlHandler } from '../control/control-handler.js';
+import { approvalNotification, type TrayDecision, type TrayNotification } from './tray-approvals.js';
 import { INITIAL_TRAY_INPUT, trayPresentation, type TrayAction, type TrayInput, type TrayMenuItem, type TrayState } from './tray-model.js';
 
 /** What the Electron tray implements (electron/tray.ts); a fake in tests. */
 export interface TrayView {
   setState(state: TrayState, tooltip: string): void;
   setMenu(items: TrayMenuItem[]): void;
+  /** A new question for the person (approvals); absent: the menu alone carries it. */
+  notify?(notification: TrayNotification): void;
 }
 
 /** What the shell does for menu entries that are not router calls. */
@@ -30,7 +33,9 @@ export class TrayController {
   private input: TrayInput = INITIAL_TRAY_INPUT;
   private connection: ControlConnection | null = null;
   /** Bumped by every event of a kind, so an initial load that answers late does not overwrite it. */
-  private readonly versions = { live: 0, health: 0, endpoint: 0 };
+  private readonly versions = { live: 0, health: 0, endpoint: 0, approvals: 0 };
+  /** Questions already notified: each new one notifies once, however often the list is sent again. */
+  private readonly notified = new Set<string>();
   private drawn: { state: TrayState; tooltip: string; menu: string } | null = null;
 
   constructor(
@@ -47,7 +52,7 @@ export class TrayController {
     if (this.connection) return;
     this.connection = this.deps.router.connect((message) => this.onEvent(message));
     this.render();
-    await Promise.all([this.loadLive(), this.loadHealth(), this.loadEndpoint()]);
+    await Promise.all([this.loadLive(), this.loadHealth(), this.loadEndpoint(), this.loadApprovals()]);
   }
 
   get current(): Readonly<TrayInput> {
@@ -60,9 +65,10 @@ export class TrayController {
       if (action === 'open') this.deps.actions.openPanel();
       else if (action === 'quit') this.deps.actions.quit();
       else if (action === 'copyEndpoint') await this.copyEndpoint();
-      else await this.togglePause();
+      else if (action === 'togglePause') await this.togglePause();
+      else await this.decide(action);
     } catch (err) {
-      this.log(`tray action ${action} failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log(`tray action ${typeof action === 'string' ? action : `${action.decision} ${action.decide}`} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -82,7 +88,37 @@ export class TrayController {
     } else if (isEvent(message, 'endpoint.changed')) {
       this.versions.endpoint++;
       this.update({ endpointUrl: message.data.url });
+    } else if (isEvent(message, 'approvals.changed')) {
+      this.versions.approvals++;
+      this.approvalsChanged(message.data.pending);
     }
+  }
+
+  private async loadApprovals(): Promise<void> {
+    const version = this.versions.approvals;
+    const answer = await callMethod(this.deps.router, 'approvals.list', {});
+    if (!answer.ok) return this.log(`tray: approvals.list failed: ${answer.error.message}`);
+    if (version === this.versions.approvals) this.approvalsChanged(answer.value);
+  }
+
+  private approvalsChanged(pending: TrayInput['approvals']): void {
+    this.update({ approvals: pending });
+    for (const approval of pending) {
+      if (this.notified.has(approval.id)) continue;
+      this.notified.add(approval.id);
+      this.deps.view.notify?.(approvalNotification(approval));
+    }
+    // Answered or expired questions never come back: forget them so the set stays as small as the list.
+    const live = new Set(pending.map((a) => a.id));
+    for (const id of this.notified) if (!live.has(id)) this.notified.delete(id);
+  }
+
+  /** An answer from the tray menu or a notification; the approvals.changed that follows confirms it. */
+  private async decide(action: TrayDecision): Promise<void> {
+    const answer = await callMethod(this.deps.router, 'approvals.decide', { id: action.decide, decision: action.decision, via: 'tray' });
+    if (!answer.ok) return this.log(`tray: approvals.decide failed: ${answer.error.message}`);
+    if (!answer.value.decided) this.log(`tray: question ${action.decide} was already answered or expired`);
+    this.update({ approvals: this.input.approvals.filter((a) => a.id !== action.decide) });
   }
 
   private async loadLive(): Promise<void> {

@@ -1,6 +1,8 @@
 // The tray's state, menu and tooltip as a pure function of what the router reports (live counts, health,
 // endpoint). The controller feeds it; the Electron tray only draws what it returns.
+import type { PendingApproval } from '../../shared/approvals.js';
 import type { HealthReport } from '../../shared/health.js';
+import { approvalMenuLines, approvalTitle, type TrayDecision } from './tray-approvals.js';
 
 export type TrayState = 'ready' | 'busy' | 'broken';
 
@@ -20,12 +22,16 @@ export interface TrayInput {
   live: TrayLive | null;
   health: TrayHealth;
   endpointUrl: string | null;
+  /** Tool calls from code waiting for an answer (approvals.list / approvals.changed). */
+  approvals: PendingApproval[];
 }
 
-export type TrayAction = 'open' | 'copyEndpoint' | 'togglePause' | 'quit';
+/** A shell action, or an answer to one waiting question. */
+export type TrayAction = 'open' | 'copyEndpoint' | 'togglePause' | 'quit' | TrayDecision;
 
 export type TrayMenuItem =
   | { type: 'action'; action: TrayAction; label: string; enabled: boolean }
+  | { type: 'submenu'; label: string; items: TrayMenuItem[] }
   /** A line of text (shown disabled). */
   | { type: 'info'; label: string }
   | { type: 'separator' };
@@ -37,7 +43,7 @@ export interface TrayPresentation {
   menu: TrayMenuItem[];
 }
 
-export const INITIAL_TRAY_INPUT: TrayInput = { live: null, health: { kind: 'unknown' }, endpointUrl: null };
+export const INITIAL_TRAY_INPUT: TrayInput = { live: null, health: { kind: 'unknown' }, endpointUrl: null, approvals: [] };
 
 /** Windows cuts tray tooltips at 127 characters. */
 const TOOLTIP_MAX = 127;
@@ -74,6 +80,7 @@ export function trayTooltip(input: TrayInput): string {
   const parts = [`Sandbar: ${statusLine(state, input)}`];
   if (input.live && (input.live.running > 0 || input.live.queued > 0)) parts.push(countsLabel(input.live));
   if (input.live?.paused) parts.push('new runs paused');
+  if (input.approvals.length > 0) parts.push(input.approvals.length === 1 ? '1 tool call waiting for you' : `${input.approvals.length} tool calls waiting for you`);
   const text = parts.join(' · ');
   return text.length <= TOOLTIP_MAX ? text : `${text.slice(0, TOOLTIP_MAX - 1)}…`;
 }
@@ -84,6 +91,7 @@ export function trayMenu(input: TrayInput): TrayMenuItem[] {
   return [
     { type: 'action', action: 'open', label: 'Open Sandbar', enabled: true },
     { type: 'separator' },
+    ...approvalsMenu(input.approvals),
     { type: 'info', label: truncate(statusLine(state, input), 80) },
     { type: 'info', label: countsLabel(input.live) },
     { type: 'separator' },
@@ -92,6 +100,17 @@ export function trayMenu(input: TrayInput): TrayMenuItem[] {
     { type: 'separator' },
     { type: 'action', action: 'quit', label: 'Quit Sandbar', enabled: true },
   ];
+}
+
+/** One submenu per waiting question, oldest first, then a separator; nothing when none waits. */
+function approvalsMenu(approvals: readonly PendingApproval[]): TrayMenuItem[] {
+  if (approvals.length === 0) return [];
+  const items: TrayMenuItem[] = approvals.map((a) => ({
+    type: 'submenu',
+    label: `Approve? ${approvalTitle(a)}`,
+    items: approvalMenuLines(a).map((line): TrayMenuItem => (line.type === 'decide' ? { type: 'action', action: line.action, label: line.label, enabled: true } : line)),
+  }));
+  return [...items, { type: 'separator' }];
 }
 
 export function trayPresentation(input: TrayInput): TrayPresentation {

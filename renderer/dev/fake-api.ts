@@ -119,6 +119,7 @@ export function createFakeApi(): SandbarApi {
         artifacts: r.artifacts ?? [],
         refusedArtifacts: r.refusedArtifacts ?? [],
         packages: null,
+        approvals: [],
       };
     },
     'executions.artifact': ({ runId, name }) => {

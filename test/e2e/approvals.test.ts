@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { e2e, launchChromium, mcpClient, openPanel, pageErrors, resultText, screenshot, startServe, type Served } from './harness.js';
+import { apiCall, e2e, launchChromium, mcpClient, openPanel, pageErrors, resultText, screenshot, startServe, type Served } from './harness.js';
 
 const FIXTURE = path.resolve('test/fixtures/effects-mcp-server.mjs');
 const code = (name: string) =>
@@ -49,6 +49,8 @@ describe.skipIf(!e2e.available)('panel: approvals', () => {
     const question = page.getByRole('article', { name: 'effects/delete_item' });
     await question.waitFor({ timeout: 60_000 });
     await expect.poll(() => question.textContent()).toContain('"name": "first"');
+    // The line of the code that made the call, as the agent reported it.
+    expect(await question.locator('.approval-code').textContent()).toBe('line 3: r = await mcp_effects.delete_item(name="first")');
     expect(deletes()).toBe(0);
     await screenshot(page, 'approvals-waiting');
     await question.getByRole('button', { name: 'Allow once' }).click();
@@ -57,9 +59,17 @@ describe.skipIf(!e2e.available)('panel: approvals', () => {
 
     const denied = run('second');
     await question.waitFor({ timeout: 60_000 });
+    const [waiting] = await apiCall<{ runId: string }[]>(served, 'approvals.list');
     await question.getByRole('button', { name: 'Deny' }).click();
     expect(resultText(await denied)).toMatch(/^denied: effects\/delete_item was denied/);
     expect(deletes()).toBe(1);
+
+    // The decision is recorded with the run and listed in its History detail.
+    await page.goto(`${served.baseUrl}/#/history/${waiting!.runId}`);
+    const decisions = page.getByRole('list', { name: 'Approval decisions' });
+    await decisions.waitFor({ timeout: 20_000 });
+    expect(await decisions.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/^denied effects\/delete_item by panel, /)]);
+    await screenshot(page, 'approvals-history');
     expect(pageErrors(page)).toEqual([]);
   });
 });

@@ -215,21 +215,32 @@ async def rpc(payload):
     # The running loop at call time, so this works under top-level await and inside the user's asyncio.run().
     loop = asyncio.get_running_loop()
     future = loop.create_future()
-    size = len(body) + 64  # the frame around the body is a few dozen bytes
+    where = _calling_line()  # now, before any await: the caller's frames are still on the stack
+    size = len(body) + len(where) + 64  # the frame around the body is a few dozen bytes
     await _flow.acquire(size)
     try:
-        return await _send_rpc(body, loop, future)
+        return await _send_rpc(body, where, loop, future)
     finally:
         _flow.release(size)
 
 
-async def _send_rpc(body, loop, future):
+def _calling_line():
+    """`,"where":{...}` naming the user's line that made this call (boot module _sandbar_code_line), or b''."""
+    finder = getattr(sys.modules.get('_sandbar_code_line'), 'calling_line', None)
+    try:
+        where = finder() if finder is not None else None
+        return b',"where":' + _encode(where)[:-1] if where else b''
+    except Exception:  # only a description: never a reason for the call to fail
+        return b''
+
+
+async def _send_rpc(body, where, loop, future):
     global _last_rpc_id
     with _rpc_lock:
         if _rpc_closed:
             raise RpcError('RPC channel closed')
         request_id = _last_rpc_id + 1
-        frame = b'{"type":"rpc_request","id":%d,"payload":%s}\n' % (request_id, body)
+        frame = b'{"type":"rpc_request","id":%d,"payload":%s%s}\n' % (request_id, body, where)
         if len(frame) > MAX_FRAME_BYTES:
             raise RpcError('RPC request is %d bytes encoded, over the %d-byte frame limit'
                            % (len(frame), MAX_FRAME_BYTES))

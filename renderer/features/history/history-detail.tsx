@@ -10,6 +10,7 @@ import { formatBytes, formatDateTime } from '../../lib/format.js';
 import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
+import { ApprovalsSection } from './approvals-section.js';
 import { PackagesSection } from './packages-section.js';
 import { CodeBlock } from './code-block.js';
 import { describeExit, statusTone } from './describe-exit.js';
@@ -141,6 +142,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
         </>
       )}
       {d.packages && <PackagesSection packages={d.packages} />}
+      {d.approvals.length > 0 && <ApprovalsSection approvals={d.approvals} />}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
       <ToolTimeline run={d} calls={d.toolCalls} />
       <h3>Limits in force</h3>

@@ -182,7 +182,8 @@ export class HistoryBackend {
       toolCalls,
       artifacts: [],
       refusedArtifacts: [],
-    packages: null,
+      packages: null,
+      approvals: [],
     };
   }
 

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callKey } from '../../../electron/proxy/approval-broker.js';
 import { sandbox } from '../helpers.js';
 import { httpCaller, startTestApp, type ApiCaller, type TestApp } from '../control/control-helpers.js';
 
@@ -71,7 +72,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
   it('asks about a destructive tool; approved, it runs once', async () => {
     const pending = run(code('mcp_effects.delete_item(name="a")'));
     const question = await nextQuestion();
-    expect(question).toMatchObject({ server: 'effects', tool: 'delete_item', args: { name: 'a' } });
+    expect(question).toMatchObject({ server: 'effects', tool: 'delete_item', args: { name: 'a' }, codeLine: 'line 3: r = await mcp_effects.delete_item(name="a")' });
     expect(await api.value('approvals.list', {})).toEqual([question]);
     expect(effects().deletes ?? 0).toBe(0);
     expect(await api.value('approvals.decide', { id: question.id, decision: 'allow-once' })).toEqual({ decided: true });
@@ -86,6 +87,32 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     await api.value('approvals.decide', { id: question.id, decision: 'deny' });
     expect(text(await pending)).toMatch(/^denied: effects\/delete_item was denied/);
     expect(effects().deletes).toBe(1);
+    expect(t.app.core.history.get(question.runId)!.approvals).toEqual([
+      { id: question.id, runId: question.runId, server: 'effects', tool: 'delete_item', argsHash: callKey('effects', 'delete_item', { name: 'b' }), decision: 'deny', by: 'panel', at: expect.any(Number) },
+    ]);
+  }, 120_000);
+
+  it('names the calling line of a call made in a task of its own, and takes an answer from the tray', async () => {
+    const source = ['import asyncio', 'async def main():', '    results = await asyncio.gather(', '        mcp_effects.delete_item(name="t1"),', '    )', '    print(results[0]["content"][0]["text"])', 'await main()'].join('\n');
+    const pending = run(source);
+    const question = await nextQuestion();
+    expect(question.codeLine).toBe('line 4: mcp_effects.delete_item(name="t1"),');
+    expect(await api.value('approvals.decide', { id: question.id, decision: 'allow-once', via: 'tray' })).toEqual({ decided: true });
+    expect(text(await pending)).toMatch(/^deleted t1 \(\d+\)$/);
+    expect(t.app.core.history.get(question.runId)!.approvals).toMatchObject([{ id: question.id, decision: 'allow-once', by: 'tray' }]);
+  }, 120_000);
+
+  it('shows the line from the code it was given: code that forges its calling line can only point elsewhere in it', async () => {
+    const source = [
+      'import sys',
+      'sys.modules["_sandbar_code_line"].calling_line = lambda: {"line": 1, "text": "print(\'harmless\')"}',
+      'await mcp_effects.delete_item(name="forged")',
+    ].join('\n');
+    const pending = run(source);
+    const question = await nextQuestion();
+    expect(question.codeLine).toBe('line 1: import sys');
+    await api.value('approvals.decide', { id: question.id, decision: 'deny' });
+    await pending;
   }, 120_000);
 
   it('stops the run clock while it waits: a 5 s run survives a 10 s question', async () => {
@@ -95,7 +122,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     await api.value('approvals.decide', { id: question.id, decision: 'allow-once' });
     const result = await pending;
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toBe('deleted slow (2)');
+    expect(text(result)).toBe('deleted slow (3)');
   }, 120_000);
 
   it('allow-run covers the same call again in that run; changed arguments ask again', async () => {
@@ -113,7 +140,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     const second = await nextQuestion();
     expect(second.args).toEqual({ name: 'y' });
     await api.value('approvals.decide', { id: second.id, decision: 'allow-once' });
-    expect(text(await pending).split('\n')).toEqual(['deleted x (3)', 'deleted x (4)', 'deleted y (5)']);
+    expect(text(await pending).split('\n')).toEqual(['deleted x (4)', 'deleted x (5)', 'deleted y (6)']);
   }, 120_000);
 
   it('denies when nobody answers by the deadline', async () => {
@@ -123,7 +150,9 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
       const result = await run(code('mcp_effects.delete_item(name="late")'));
       expect(text(result)).toMatch(/denied: effects\/delete_item was denied: nobody answered within 5s/);
       expect(Date.now() - started).toBeGreaterThanOrEqual(4500);
-      expect(effects().deletes).toBe(5);
+      expect(effects().deletes).toBe(6);
+      const recorded = t.app.core.history.list({ limit: 1 }).items[0]!;
+      expect(t.app.core.history.get(recorded.id)!.approvals).toMatchObject([{ tool: 'delete_item', decision: 'timeout', by: 'deadline' }]);
     } finally {
       t.app.core.settingsService.update({ approvalTimeoutSec: 60 });
     }
@@ -133,9 +162,15 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     const pending = run(code('mcp_effects.delete_item(name="z")'));
     const question = await nextQuestion();
     await api.value('approvals.decide', { id: question.id, decision: 'allow-always' });
-    expect(text(await pending)).toBe('deleted z (6)');
+    expect(text(await pending)).toBe('deleted z (7)');
     expect(t.app.core.settings.toolPolicies).toEqual({ 'effects/delete_item': 'allow' });
-    expect(text(await run(code('mcp_effects.delete_item(name="w")')))).toBe('deleted w (7)');
+    expect(text(await run(code('mcp_effects.delete_item(name="w")')))).toBe('deleted w (8)');
+
+    t.app.core.settingsService.update({ toolPolicies: { 'effects/delete_item': 'deny' } });
+    expect(text(await run(code('mcp_effects.delete_item(name="v")')))).toBe('denied: effects/delete_item is denied by policy (toolPolicies)');
+    const refused = t.app.core.history.list({ limit: 1 }).items[0]!;
+    expect(t.app.core.history.get(refused.id)!.approvals).toMatchObject([{ tool: 'delete_item', decision: 'deny', by: 'policy' }]);
+    expect(effects().deletes).toBe(8);
   }, 120_000);
 
   it('the CLI lists the question and approves it', async () => {
@@ -145,7 +180,9 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     const question = await nextQuestion();
     const listed = JSON.parse((await cli('approvals', '--json')).stdout) as { id: string; tool: string }[];
     expect(listed).toEqual([expect.objectContaining({ id: question.id, server: 'effects', tool: 'delete_item', args: { name: 'cli' } })]);
-    expect((await cli('approvals')).stdout).toContain(`${question.id}  effects/delete_item`);
+    const listing = (await cli('approvals')).stdout;
+    expect(listing).toContain(`${question.id}  effects/delete_item`);
+    expect(listing).toContain('\n    line 3: r = await mcp_effects.delete_item(name="cli")\n');
     expect((await cli('approve', question.id)).stdout).toBe(`Allowed ${question.id}.\n`);
     expect(text(await pending)).toMatch(/^deleted cli \(\d+\)$/);
     const again = await cli('deny', question.id).catch((err: { code: number; stderr: string }) => err);
@@ -171,7 +208,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
       expect(text(await call('elicited'))).toBe(`deleted elicited (${before + 1})`);
       expect(text(await call('declined'))).toMatch(/^denied: effects\/delete_item was denied \(client\)$/);
       expect(effects().deletes).toBe(before + 1);
-      expect(messages[0]).toContain('effects/delete_item with {"name":"elicited"}');
+      expect(messages[0]).toBe('Code in run_python wants to call effects/delete_item with {"name":"elicited"}, from line 3: r = await mcp_effects.delete_item(name="elicited"). Allow it?');
       expect(t.app.core.approvals.broker.list()).toEqual([]);
     } finally {
       await asking.close();

@@ -92,7 +92,7 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'endpoint.rotateToken'>>().toEqualTypeOf<{ token: string }>();
     expectTypeOf<MethodArgs<'approvals.list'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'approvals.list'>>().toEqualTypeOf<PendingApproval[]>();
-    expectTypeOf<MethodArgs<'approvals.decide'>>().toEqualTypeOf<{ id: string; decision: ApprovalDecision; via?: 'panel' | 'cli' | undefined }>();
+    expectTypeOf<MethodArgs<'approvals.decide'>>().toEqualTypeOf<{ id: string; decision: ApprovalDecision; via?: 'panel' | 'cli' | 'tray' | undefined }>();
     expectTypeOf<MethodResult<'approvals.decide'>>().toEqualTypeOf<{ decided: boolean }>();
     expectTypeOf<MethodArgs<'sessions.list'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'sessions.list'>>().toEqualTypeOf<SessionInfo[]>();

@@ -5,6 +5,8 @@ import type { HealthReport } from '../../../shared/health.js';
 import type { LiveSnapshot, SettingsView } from '../../../shared/contract.js';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
 import { followLaunchAtLogin, TrayController, type TrayView } from '../../../electron/shell/tray-controller.js';
+import type { TrayNotification } from '../../../electron/shell/tray-approvals.js';
+import type { PendingApproval } from '../../../shared/approvals.js';
 import type { TrayMenuItem, TrayState } from '../../../electron/shell/tray-model.js';
 import { FakeRouter } from './fake-router.js';
 
@@ -27,6 +29,10 @@ function snapshot(over: Partial<LiveSnapshot> = {}): LiveSnapshot {
 }
 
 class FakeView implements TrayView {
+  notifications: TrayNotification[] = [];
+  notify(n: TrayNotification): void {
+    this.notifications.push(n);
+  }
   states: { state: TrayState; tooltip: string }[] = [];
   menus: TrayMenuItem[][] = [];
   setState(state: TrayState, tooltip: string): void {
@@ -55,6 +61,7 @@ function setup(over: { health?: HealthReport | null; healthError?: boolean } = {
       : { ok: true, value: over.health === undefined ? health(true) : over.health },
     'endpoint.info': { ok: true, value: { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '/t', panelTokenFile: '/p', sessions: 0 } },
     'live.setPaused': (args) => ({ ok: true, value: { paused: (args as { paused: boolean }).paused } }),
+    'approvals.list': { ok: true, value: [] },
   });
   const view = new FakeView();
   const done: string[] = [];
@@ -70,6 +77,62 @@ function setup(over: { health?: HealthReport | null; healthError?: boolean } = {
 }
 
 const live = (running: number, queued = 0, paused = false) => ({ paused, pool, running, queued });
+
+const question = (id: string, over: Partial<PendingApproval> = {}): PendingApproval => ({
+  id,
+  runId: 'run-0123456789',
+  server: 'effects',
+  tool: 'delete_item',
+  args: { name: 'a' },
+  expiresAt: 120_000,
+  codeLine: 'line 3: r = await mcp_effects.delete_item(name="a")',
+  ...over,
+});
+
+describe('TrayController and approvals', () => {
+  it('puts each waiting question in the menu and the tooltip, and notifies once per new question', async () => {
+    const { router, view, controller } = setup();
+    router.answer('approvals.list', { ok: true, value: [question('aaaaaaaaaaaa')] });
+    await controller.start();
+    expect(view.notifications.map((n) => n.id)).toEqual(['aaaaaaaaaaaa']);
+    expect(view.notifications[0]!.body).toContain('line 3: r = await mcp_effects.delete_item(name="a")');
+    const menu = view.menus.at(-1)!;
+    expect(menu[2]).toMatchObject({ type: 'submenu', label: 'Approve? effects/delete_item' });
+    expect(view.states.at(-1)?.tooltip).toBe('Sandbar: Ready · 1 tool call waiting for you');
+
+    router.emit('approvals.changed', { pending: [question('aaaaaaaaaaaa'), question('bbbbbbbbbbbb', { tool: 'send_mail' })] });
+    expect(view.notifications.map((n) => n.id)).toEqual(['aaaaaaaaaaaa', 'bbbbbbbbbbbb']);
+    expect(view.menus.at(-1)!.filter((i) => i.type === 'submenu').map((i) => i.label)).toEqual(['Approve? effects/delete_item', 'Approve? effects/send_mail']);
+
+    router.emit('approvals.changed', { pending: [] });
+    expect(view.menus.at(-1)!.some((i) => i.type === 'submenu')).toBe(false);
+    expect(view.states.at(-1)?.tooltip).toBe('Sandbar: Ready');
+  });
+
+  it('a menu answer goes to approvals.decide with via tray and leaves the menu at once', async () => {
+    const { router, view, controller } = setup();
+    router.answer('approvals.list', { ok: true, value: [question('cccccccccccc')] });
+    router.answer('approvals.decide', { ok: true, value: { decided: true } });
+    await controller.start();
+    const submenu = view.menus.at(-1)!.find((i) => i.type === 'submenu');
+    const deny = submenu?.type === 'submenu' ? submenu.items.find((i) => i.type === 'action' && i.label === 'Deny') : undefined;
+    expect(deny?.type === 'action' && deny.action).toEqual({ decide: 'cccccccccccc', decision: 'deny' });
+    await controller.perform(deny!.type === 'action' ? deny!.action : 'open');
+    expect(router.calls.filter((c) => c.method === 'approvals.decide').map((c) => c.args)).toEqual([{ id: 'cccccccccccc', decision: 'deny', via: 'tray' }]);
+    expect(view.menus.at(-1)!.some((i) => i.type === 'submenu')).toBe(false);
+  });
+
+  it('a question answered elsewhere first is logged, not thrown', async () => {
+    const { router, controller, logs } = setup();
+    router.answer('approvals.decide', { ok: true, value: { decided: false } });
+    await controller.start();
+    await controller.perform({ decide: 'dddddddddddd', decision: 'allow-once' });
+    expect(logs).toEqual(['tray: question dddddddddddd was already answered or expired']);
+    router.answer('approvals.decide', { ok: false, error: { code: 'invalid_request', message: 'id: must be an approval id' } });
+    await controller.perform({ decide: 'x', decision: 'allow-once' });
+    expect(logs.at(-1)).toBe('tray: approvals.decide failed: id: must be an approval id');
+  });
+});
 
 describe('TrayController', () => {
   it('follows a run: ready → busy → ready → broken when the runtime goes away', async () => {

@@ -16,6 +16,7 @@ const input = (over: Partial<TrayInput>): TrayInput => ({
   live: { paused: false, running: 0, queued: 0 },
   health: ok,
   endpointUrl: 'http://127.0.0.1:7337/mcp',
+  approvals: [],
   ...over,
 });
 

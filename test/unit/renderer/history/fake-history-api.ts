@@ -50,6 +50,7 @@ export function detailOf(item: HistoryItem): HistoryDetail {
     artifacts: [],
     refusedArtifacts: [],
     packages: null,
+    approvals: [],
   };
 }
 

@@ -33,6 +33,10 @@ beforeEach(async () => {
       { server: 'github', tool: 'get_issue', startedAt: 10_500, durationMs: 100, isError: true, bytesIn: 60, bytesOut: 10, error: 'github did not answer' },
     ],
     toolCallCount: 2,
+    approvals: [
+      { id: 'a1', runId: 'run-1', server: 'github', tool: 'close_issue', argsHash: 'ab'.repeat(32), decision: 'allow-once', by: 'tray', at: 10_200 },
+      { id: 'a2', runId: 'run-1', server: 'github', tool: 'delete_repo', argsHash: 'cd'.repeat(32), decision: 'timeout', by: 'deadline', at: 10_900 },
+    ],
   });
   connectFake(fake);
   window.location.hash = '#/history/run-1';
@@ -81,6 +85,15 @@ describe('History detail', () => {
     expect(items[1]!.className).toContain('is-error');
     expect(items[1]!.textContent).toContain('github did not answer');
     expect(items[0]!.textContent).toContain('github.search');
+  });
+
+  it('lists every approval decision: the call, what was decided, by whom', () => {
+    const list = within(pane()).getByRole('list', { name: 'Approval decisions' });
+    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatch(/^allowed once github\/close_issue by tray, .* · arguments abababababab$/);
+    expect(items[1]).toMatch(/^no answer: denied github\/delete_repo by deadline, /);
+    expect(within(pane()).getByRole('heading', { name: 'Approvals (2)' })).toBeTruthy();
   });
 
   it('Re-run says which run it started', async () => {
