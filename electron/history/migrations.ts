@@ -134,11 +134,19 @@ const V4 = `
 ALTER TABLE executions ADD COLUMN packages TEXT;
 `;
 
+/** v5: a session call's session id and its number in the session (issue 15); History groups by them. */
+const V5 = `
+ALTER TABLE executions ADD COLUMN session_id TEXT;
+ALTER TABLE executions ADD COLUMN session_call INTEGER;
+CREATE INDEX executions_session ON executions (session_id, session_call) WHERE session_id IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
+  { version: 5, sql: V5 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

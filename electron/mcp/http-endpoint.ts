@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { HttpListener, sendJson, type HttpRoute } from '../http/http-listener.js';
 import { bearerMatches, jsonRpcError } from '../http/request-guard.js';
@@ -71,6 +72,9 @@ export class McpHttpRoute implements HttpRoute {
         'www-authenticate': 'Bearer realm="sandbar"',
       });
     }
+    // The credential travels with each request to the tool handler (as the SDK's authInfo): stateful
+    // `run_python` sessions are bound to it, not to the MCP session.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: this.options.token(), clientId: 'client-token', scopes: [] };
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
     if (req.method === 'GET' || req.method === 'DELETE') {

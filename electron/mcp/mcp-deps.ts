@@ -15,5 +15,6 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     version: packageInfo().version,
     transport,
     artifacts: core.history,
+    sessions: core.sessions,
   };
 }

@@ -10,8 +10,10 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine } from '../sandbox/engine.js';
+import type { SessionCall, SessionRegistry } from '../sessions/session-registry.js';
 import { submitWithServers, type PackageProvider, type ServerCatalog } from '../proxy/submit-with-servers.js';
 import { checkRunPythonArgs } from './run-python-args.js';
+import { sessionOwnerOf, withSession } from './session-result.js';
 import { inputErrorResult, refusalPayload, runToolResult, toolResult } from './tool-result.js';
 
 export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -29,6 +31,8 @@ export interface RunPythonDeps {
     addChannel(runId: string, channel: ApprovalChannel): void;
   };
   log: Logger;
+  /** Stateful sessions (`session`); absent where none can be kept (a one-shot command). */
+  sessions?: SessionRegistry;
 }
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -38,13 +42,21 @@ export async function handleRunPython(
   extra: ToolCallExtra,
   client: ClientInfo,
   deps: RunPythonDeps,
-  caller: { canElicit?: boolean } = {},
+  caller: { canElicit?: boolean; connectionKey?: string } = {},
 ): Promise<CallToolResult> {
   const settings = deps.settings();
   const mode = settings.outputMode;
   const check = checkRunPythonArgs(args, { maxTimeoutSec: settings.limits.maxTimeoutSec, maxCodeBytes: settings.maxCodeBytes });
   if (!check.ok) {
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
+  }
+  let open: Extract<SessionCall, { ok: true }> | undefined;
+  if (check.session !== undefined) {
+    const session: SessionCall = deps.sessions
+      ? deps.sessions.begin({ key: sessionOwnerOf(extra.authInfo, caller.connectionKey ?? 'stdio'), client: { name: client.name, version: client.version ?? null } }, check.session)
+      : { ok: false, message: 'session is not available here: this Sandbar runs one call and exits. Run without session.' };
+    if (!session.ok) return toolResult(refusalPayload('error', session.message, check.servers), mode);
+    open = session;
   }
   const next = progressValues();
   // Installing packages can take a while the first time: say so, so the client knows the call is alive.
@@ -56,17 +68,30 @@ export async function handleRunPython(
   try {
     const submitted = await submitWithServers(
       deps,
-      { code: check.code, servers: check.servers, packages: check.packages, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
-      { signal: extra.signal },
+      {
+        code: check.code,
+        servers: check.servers,
+        packages: check.packages,
+        client,
+        ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}),
+        ...(open ? { session: { id: open.id, call: open.call } } : {}),
+      },
+      { signal: extra.signal, ...(open ? { session: open.binding } : {}) },
     );
-    if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
+    if (!submitted.ok) {
+      open?.abandon();
+      return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
+    }
     const handle = submitted.handle;
+    open?.attach(handle.id);
     if (caller.canElicit && deps.approvals) deps.approvals.addChannel(handle.id, elicitationChannel(extra));
     const waiting = () => deps.approvals?.pending().find((a) => a.runId === handle.id);
     const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next, waiting);
     const result = await handle.result.finally(stopProgress);
-    return runToolResult(result, check.servers, mode);
+    const shaped = runToolResult(result, check.servers, mode);
+    return open && deps.sessions ? withSession(shaped, deps.sessions.resultInfo(open.id)) : shaped;
   } catch (err) {
+    open?.abandon();
     deps.log.error(`run_python failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return toolResult({ status: 'error', summary: 'Unexpected failure', error: errorMessage(err) }, mode);
   }

@@ -40,6 +40,8 @@ export interface RunSpec {
   artifactCaps?: ArtifactCaps;
   /** Kills the container by name; the runtime client alone cannot stop it. */
   kill: (container: SandboxContainer) => Promise<void>;
+  /** A session's call: the agent keeps its interpreter afterwards and waits for the next `start`. */
+  session?: boolean;
 }
 
 export interface RunOutcome {
@@ -56,6 +58,8 @@ export interface RunOutcome {
   refusedArtifacts?: RefusedArtifact[];
   /** Of `watchImports`, those the code imported (the sandbox's word: it only steers preloading). */
   importedModules?: string[];
+  /** A session's call: `open` when the sandbox waits for the next call, `ended` when the code ended it. */
+  session?: 'open' | 'ended';
 }
 
 function refusedCall(limits: RpcGateLimits): string {
@@ -75,6 +79,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
   let hostStop: HostStop | undefined;
   let exitFrameCode: number | undefined;
   let importedModules: string[] | undefined;
+  let sessionState: 'open' | 'ended' | undefined;
   let settled = false;
   let startedAt = 0;
 
@@ -88,6 +93,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
       gate.close();
+      container.release();
       const end = classifyExit({
         ...(hostStop ? { hostStop } : {}),
         ...(exitFrameCode !== undefined ? { exitFrameCode } : {}),
@@ -107,6 +113,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         // What arrived before the end is kept, also when the run was stopped (a figure shown before a timeout).
         ...artifacts.result(),
         ...(importedModules ? { importedModules } : {}),
+        ...(spec.session && sessionState && !hostStop && !processExit ? { session: sessionState } : {}),
       });
     };
 
@@ -193,6 +200,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
           break;
         case 'exit':
           exitFrameCode = frame.code;
+          sessionState = frame.session;
           finish();
           break;
         case 'imports':
@@ -223,6 +231,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes],
       artifacts: artifactCaps,
       ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
+      ...(spec.session ? { session: true } : {}),
     });
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);

@@ -43,7 +43,7 @@ export function interpretFrame(line: string): AgentFrame {
       break;
     case 'exit':
       if (Number.isSafeInteger(frame.code)) {
-        const session = frame.session === 'open' || frame.session === 'ended' ? { session: frame.session } : {};
+        const session = frame.session === 'open' || frame.session === 'ended' ? { session: frame.session as 'open' | 'ended' } : {};
         return { type: 'exit', code: frame.code as number, ...session };
       }
       break;

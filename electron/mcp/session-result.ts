@@ -1,0 +1,22 @@
+// A session call's result: the first text line names the session (`session: <id>`), a call that ended it
+// says why on the next line, and `structuredContent.session` carries {id, calls, idleExpiresInSec}.
+import { createHash } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { SessionResultInfo } from '../../shared/sessions.js';
+
+export function withSession(result: CallToolResult, info: SessionResultInfo & { ended?: string }): CallToolResult {
+  const head = `session: ${info.id}${info.ended ? `\nsession ended: ${info.ended}` : ''}`;
+  const [first, ...rest] = result.content;
+  const content: CallToolResult['content'] =
+    first?.type === 'text' ? [{ ...first, text: `${head}\n${first.text}` }, ...rest] : [{ type: 'text', text: head }, ...result.content];
+  return { ...result, content, ...(result.structuredContent ? { structuredContent: { ...result.structuredContent, session: info } } : {}) };
+}
+
+/**
+ * Who a session answers to. Over HTTP, the bearer credential of this very request (a hash of it), never
+ * the MCP session id (newer MCP revisions have none); over stdio, the connection.
+ */
+export function sessionOwnerOf(authInfo: AuthInfo | undefined, connectionKey: string): string {
+  return authInfo?.token ? `token:${createHash('sha256').update(authInfo.token).digest('hex')}` : connectionKey;
+}
