@@ -1,5 +1,6 @@
 // Pins the control contract: every method's arguments and result type, every event's payload. A change
 // to shared/contract.ts that is not made here too fails the type check (npm test runs tsc over tests).
+import type { SessionInfo } from '../../../shared/sessions.js';
 import type { ApprovalDecision, ApprovalOutcome, PendingApproval } from '../../../shared/approvals.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
@@ -93,8 +94,12 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'approvals.list'>>().toEqualTypeOf<PendingApproval[]>();
     expectTypeOf<MethodArgs<'approvals.decide'>>().toEqualTypeOf<{ id: string; decision: ApprovalDecision; via?: 'panel' | 'cli' | undefined }>();
     expectTypeOf<MethodResult<'approvals.decide'>>().toEqualTypeOf<{ decided: boolean }>();
-    // 30 methods, each pinned above.
-    expect(METHOD_NAMES).toHaveLength(30);
+    expectTypeOf<MethodArgs<'sessions.list'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'sessions.list'>>().toEqualTypeOf<SessionInfo[]>();
+    expectTypeOf<MethodArgs<'sessions.close'>>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<MethodResult<'sessions.close'>>().toEqualTypeOf<{ closed: boolean }>();
+    // 32 methods, each pinned above.
+    expect(METHOD_NAMES).toHaveLength(32);
   });
 
   it('pins every event payload', () => {
@@ -111,7 +116,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<Events['image.pullProgress']>().toEqualTypeOf<ImagePullProgress>();
     expectTypeOf<Events['endpoint.changed']>().toEqualTypeOf<EndpointInfo>();
     expectTypeOf<Events['approvals.changed']>().toEqualTypeOf<{ pending: PendingApproval[]; last?: ApprovalOutcome }>();
-    expect(EVENT_NAMES).toHaveLength(13);
+    expectTypeOf<Events['sessions.changed']>().toEqualTypeOf<{ sessions: SessionInfo[] }>();
+    expect(EVENT_NAMES).toHaveLength(14);
   });
 
   it('the name lists are exactly the maps (the preload is built from the lists)', () => {
