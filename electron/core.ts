@@ -37,6 +37,7 @@ import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
 import { openConfStore, openReadOnlyStore, type OpenedSettingsStore } from './settings/settings-store.js';
+import { engineSandboxes } from './sessions/engine-sandboxes.js';
 import { SessionJournal } from './sessions/session-journal.js';
 import { SessionRegistry } from './sessions/session-registry.js';
 
@@ -193,14 +194,7 @@ export function createCore(options: {
   const sessions = options.oneShot
     ? undefined
     : new SessionRegistry(
-        {
-          cannotPause: () => (engine.backend.kind === 'kubernetes' ? 'Kubernetes' : null),
-          pause: (c) => engine.backendOf(c).pause(c.name),
-          resume: (c) => engine.backendOf(c).resume(c.name),
-          end: (c) => engine.discard(c),
-          memory: (names) => engine.backend.stats(names),
-          cancel: (runId) => engine.cancel(runId),
-        },
+        engineSandboxes(engine),
         () => {
           const s = settingsService.get();
           return { idleSec: s.sessionIdleSec, maxSec: s.sessionMaxSec, maxSessions: s.maxSessions };

@@ -239,6 +239,7 @@ def _main():
             _finish(code, captures, ended=keep)
         captures = _end_call(code, captures)
         start = _starts.get()
+        calls_resumed()
         for capture in captures:
             capture.start()
 

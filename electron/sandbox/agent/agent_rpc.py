@@ -12,6 +12,7 @@ _rpc_lock = threading.Lock()
 _pending = {}  # request id -> (event loop, future) of an rpc() call waiting for its answer
 _last_rpc_id = 0
 _rpc_closed = False
+_between_calls = False  # a session's sandbox after a call: host calls wait for no one, so they fail at once
 
 
 class _Flow:
@@ -86,6 +87,8 @@ async def _send_rpc(body, loop, future):
     with _rpc_lock:
         if _rpc_closed:
             raise RpcError('RPC channel closed')
+        if _between_calls:
+            raise RpcError('no call is running in this session: host calls are only served during a call')
         request_id = _last_rpc_id + 1
         frame = b'{"type":"rpc_request","id":%d,"payload":%s}\n' % (request_id, body)
         if len(frame) > MAX_FRAME_BYTES:
@@ -133,9 +136,18 @@ def _on_rpc_response(message):
 
 
 def fail_pending(why):
-    """Fails every host call still waiting for its answer (a session's call ended; answers will not come)."""
+    """Fails every host call still waiting for its answer (a session's call ended; answers will not come), and
+    every later one until the next call starts (see calls_resumed)."""
+    global _between_calls
     with _rpc_lock:
+        _between_calls = True
         orphans = list(_pending.values())
         _pending.clear()
     for entry in orphans:
         _settle(entry, False, (why, None))
+
+
+def calls_resumed():
+    global _between_calls
+    with _rpc_lock:
+        _between_calls = False
