@@ -23,7 +23,7 @@ const idOf = (r: Result) => /^session: ([0-9a-f]{32})$/m.exec(textOf(r))?.[1] ??
 /** Podman's view of a container: its status and paused flag, or null once it is gone. */
 function inspect(name: string): { status: string; paused: boolean } | null {
   try {
-    const [status, paused] = execFileSync(runtimeBinary(), ['inspect', '--format', '{{.State.Status}} {{.State.Paused}}', name], { encoding: 'utf8' }).trim().split(' ');
+    const [status, paused] = execFileSync(runtimeBinary(), ['inspect', '--format', '{{.State.Status}} {{.State.Paused}}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(' ');
     return { status: status!, paused: paused === 'true' };
   } catch {
     return null;
