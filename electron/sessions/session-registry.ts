@@ -72,6 +72,8 @@ export type SessionCall =
 /** Ended ids are remembered this long (and at most this many), so a late call still hears why. */
 const ENDED_KEEP_MS = 24 * 3600_000;
 const ENDED_KEEP_MAX = 1000;
+/** After a call's answer, before the sandbox is frozen. */
+const PAUSE_DELAY_MS = 10;
 
 export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
@@ -266,12 +268,16 @@ export class SessionRegistry {
       void this.end(session.id, 'max-age');
       return;
     }
-    // Frozen until the next call: background threads neither run nor call tools meanwhile.
-    session.pausing = this.sandboxes.pause(container).catch((err: unknown) => {
-      void this.end(session.id, 'crashed', `its sandbox could not be paused (${errorMessage(err)})`);
-    });
+    // Frozen until the next call: background threads neither run nor call tools meanwhile. A moment later,
+    // so the answer leaves first (starting a process blocks the event loop for a few ms); host calls are
+    // already refused by then (the agent stops serving them at the end of each call).
+    session.pausing = new Promise<void>((resolve) => setTimeout(resolve, PAUSE_DELAY_MS).unref())
+      .then(() => this.sandboxes.pause(container))
+      .catch((err: unknown) => {
+        void this.end(session.id, 'crashed', `its sandbox could not be paused (${errorMessage(err)})`);
+      });
     this.schedule(session);
-    void session.pausing.then(() => this.refreshMemory()).then(() => this.changed());
+    void session.pausing.then(() => this.changed());
     this.changed();
   }
 

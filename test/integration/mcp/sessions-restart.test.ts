@@ -17,9 +17,13 @@ function containersOfPid(pid: number): string[] {
   return out.split('\n').filter(Boolean);
 }
 
+/** Frozen: podman says paused, or the OCI runtime does (Sandbar freezes through it on Podman with runc/crun). */
 function paused(name: string): boolean {
   try {
-    return execFileSync(runtimeBinary(), ['inspect', '--format', '{{.State.Paused}}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'true';
+    const [status, id, oci] = execFileSync(runtimeBinary(), ['inspect', '--format', '{{.State.Status}} {{.Id}} {{.OCIRuntime}}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(' ');
+    if (status === 'paused') return true;
+    if (oci !== 'runc' && oci !== 'crun') return false;
+    return (JSON.parse(execFileSync(oci, ['state', id!], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { status: string }).status === 'paused';
   } catch {
     return false;
   }

@@ -20,13 +20,30 @@ type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
 const textOf = (r: Result) => (r.content[0] as { text: string }).text;
 const idOf = (r: Result) => /^session: ([0-9a-f]{32})$/m.exec(textOf(r))?.[1] ?? '';
 
-/** Podman's view of a container: its status and paused flag, or null once it is gone. */
-function inspect(name: string): { status: string; paused: boolean } | null {
+/** A container's status as the runtime records it, or null once it is gone. */
+function inspect(name: string): { status: string; id: string; ociRuntime: string } | null {
   try {
-    const [status, paused] = execFileSync(runtimeBinary(), ['inspect', '--format', '{{.State.Status}} {{.State.Paused}}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(' ');
-    return { status: status!, paused: paused === 'true' };
+    const out = execFileSync(runtimeBinary(), ['inspect', '--format', '{{.State.Status}} {{.Id}} {{.OCIRuntime}}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const [status, id, ociRuntime] = out.trim().split(' ');
+    return { status: status!, id: id!, ociRuntime: ociRuntime ?? '' };
   } catch {
     return null;
+  }
+}
+
+/**
+ * Frozen by the runtime: `podman inspect` says paused, or (when Sandbar froze it through the OCI runtime's
+ * freezer, as it does on Podman with runc or crun) the OCI runtime's own `state` says paused.
+ */
+function frozen(name: string): boolean {
+  const seen = inspect(name);
+  if (!seen) return false;
+  if (seen.status === 'paused') return true;
+  if (!['runc', 'crun'].includes(seen.ociRuntime)) return false;
+  try {
+    return (JSON.parse(execFileSync(seen.ociRuntime, ['state', seen.id], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { status: string }).status === 'paused';
+  } catch {
+    return false;
   }
 }
 
@@ -74,8 +91,7 @@ describe.skipIf(!sandbox.available)('run_python sessions', { timeout: 120_000 },
 
     const [info] = registry.list();
     expect(info).toMatchObject({ id, calls: 1, busy: false, client: { name: 'vitest-a' } });
-    expect(await waitFor(() => inspect(info!.containerName!)?.paused === true, 10_000)).toBe(true);
-    expect(inspect(info!.containerName!)?.status).toBe('paused');
+    expect(await waitFor(() => frozen(info!.containerName!), 10_000)).toBe(true);
 
     const second = await call(a, { code: 'x += 1\nprint(x, open("/workspace/kept.txt").read())', session: id });
     expect(textOf(second).split('\n')).toEqual([`session: ${id}`, '42 in the session']);
@@ -95,7 +111,7 @@ describe.skipIf(!sandbox.available)('run_python sessions', { timeout: 120_000 },
     expect(textOf(opened)).toContain('True');
     const id = idOf(opened);
     const name = registry.list()[0]!.containerName!;
-    expect(await waitFor(() => inspect(name)?.paused === true, 10_000)).toBe(true);
+    expect(await waitFor(() => frozen(name), 10_000)).toBe(true);
     // CLOCK_MONOTONIC is the host's and the container's alike (process.hrtime and time.monotonic read it).
     const from = Number(process.hrtime.bigint()) / 1e9;
     await new Promise((r) => setTimeout(r, 1000));

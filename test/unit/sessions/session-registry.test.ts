@@ -45,7 +45,7 @@ async function runCall(call: Extract<SessionCall, { ok: true }>, end: ExecutionR
     await call.binding.beforeRun(container);
   }
   call.binding.afterRun(container, end, state);
-  await Promise.resolve();
+  await vi.advanceTimersByTimeAsync(20); // the pause comes a moment after the answer
   return container;
 }
 
@@ -85,6 +85,8 @@ describe('the session registry', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(sandboxes.log.filter((l) => !l.startsWith('cancel'))).toEqual([`pause ${container.name}`, `resume ${container.name}`, `pause ${container.name}`]);
     expect(registry.resultInfo(first.id)).toEqual({ id: first.id, calls: 2, idleExpiresInSec: 600 });
+    expect(registry.list()[0]!.memoryBytes).toBeNull(); // sampled on demand (the panel's list asks)
+    await registry.refreshMemory();
     expect(registry.list()).toEqual([
       expect.objectContaining({ id: first.id, calls: 2, busy: false, client: A.client, containerName: container.name, memoryBytes: 42, maxExpiresAt: 1_000_000 + 3_600_000 }),
     ]);
