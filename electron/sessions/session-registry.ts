@@ -221,7 +221,7 @@ export class SessionRegistry {
           await session.pausing;
           await this.sandboxes.resume(container);
         } catch (err) {
-          throw new Error(`session ${session.id}: its sandbox could not be resumed (${errorMessage(err)})`);
+          throw new Error(`session ${session.id}: its sandbox could not be resumed (${errorMessage(err)})`, { cause: err });
         }
       },
       afterRun: (container, result, kept) => this.afterCall(session, call, container, result, kept),
