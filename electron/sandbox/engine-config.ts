@@ -54,6 +54,8 @@ export interface SessionBinding {
    * `ended` when the code ended the session (runtime.end_session()), null when the call's end ended it.
    */
   afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null): void;
+  /** The call never ran (cancelled while queued, refused as busy or paused, shutting down): it is given back. */
+  notRun(): void;
 }
 
 export interface EngineOptions {

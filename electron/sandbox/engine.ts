@@ -36,6 +36,8 @@ interface Job {
   abort: AbortController;
   rpc: RpcHandler | undefined;
   session: SessionBinding | undefined;
+  /** The session heard how this call ended (afterRun); a call that never got that far is given back. */
+  sessionTold?: boolean;
   resolve: (result: ExecutionResult) => void;
   result: Promise<ExecutionResult>;
   startedAt: number | null;
@@ -317,6 +319,7 @@ export class Engine {
       }
     } catch (err) {
       const result = this.notRun(job, 'runtime_error', errorMessage(err));
+      job.sessionTold = true;
       session?.afterRun(null, result, null);
       this.finish(job, result);
       return;
@@ -361,6 +364,7 @@ export class Engine {
       durationMs: outcome.finishedAt - outcome.startedAt,
       containerName: container.name,
     };
+    job.sessionTold = true;
     session?.afterRun(container, result, sessionState === 'open' && !container.isAlive ? null : (sessionState ?? null));
     this.finish(job, result);
   }
@@ -402,6 +406,7 @@ export class Engine {
     const q = this.queue.indexOf(job);
     if (q !== -1) this.queue.splice(q, 1);
     this.running.delete(job.summary.id);
+    if (job.session && !job.sessionTold) job.session.notRun();
     job.resolve(result);
     this.emit({ type: 'finished', result });
     this.pump();

@@ -208,6 +208,8 @@ export class SessionRegistry {
     session.lastCallAt = this.now();
     const call = session.calls;
     this.changed();
+    /** Set once the call ended one way or the other: a late abandon() must not count it back. */
+    let settled = false;
     const binding: SessionBinding = {
       get container() {
         return session.container;
@@ -224,7 +226,26 @@ export class SessionRegistry {
           throw new Error(`session ${session.id}: its sandbox could not be resumed (${errorMessage(err)})`, { cause: err });
         }
       },
-      afterRun: (container, result, kept) => this.afterCall(session, call, container, result, kept),
+      afterRun: (container, result, kept) => {
+        settled = true;
+        this.afterCall(session, call, container, result, kept);
+      },
+      notRun: () => giveBack(),
+    };
+    const giveBack = () => {
+      if (settled || this.live.get(session.id) !== session) return;
+      settled = true;
+      if (!session.container) {
+        // A session whose opening call never ran leaves no trace.
+        this.live.delete(session.id);
+        this.options.journal?.ended(session.id);
+      } else {
+        session.calls -= 1;
+        session.busy = false;
+        session.runId = null;
+        this.schedule(session);
+      }
+      this.changed();
     };
     return {
       ok: true,
@@ -234,19 +255,7 @@ export class SessionRegistry {
       attach: (runId) => {
         session.runId = runId;
       },
-      abandon: () => {
-        if (this.live.get(session.id) !== session) return;
-        if (!session.container) {
-          // A session whose opening call never ran leaves no trace.
-          this.live.delete(session.id);
-          this.options.journal?.ended(session.id);
-        } else {
-          session.calls -= 1;
-          session.busy = false;
-          this.schedule(session);
-        }
-        this.changed();
-      },
+      abandon: giveBack,
     };
   }
 

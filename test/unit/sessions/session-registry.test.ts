@@ -220,3 +220,20 @@ describe('the session registry', () => {
     expect(third.begin(A, open.id)).toEqual({ ok: false, message: expect.stringContaining('is unknown') });
   });
 });
+
+describe('calls that never ran', () => {
+  it('gives a queued call back when the engine never ran it (cancelled, busy, paused): the session goes on', async () => {
+    const open = ok(registry.begin(A, 'new'));
+    await runCall(open);
+    const skipped = ok(registry.begin(A, open.id));
+    skipped.binding.notRun();
+    expect(registry.list()[0]).toMatchObject({ calls: 1, busy: false });
+    skipped.abandon(); // a second give-back counts nothing
+    expect(registry.list()[0]).toMatchObject({ calls: 1 });
+    const next = ok(registry.begin(A, open.id));
+    expect(next.call).toBe(2);
+    await runCall(next);
+    next.abandon(); // after the call ended: nothing to give back
+    expect(registry.list()[0]).toMatchObject({ calls: 2 });
+  });
+});
