@@ -87,6 +87,26 @@ describe('agent sessions', { timeout: 40_000 }, () => {
     }
   });
 
+  it('scopes tools to the call: servers an earlier call loaded are gone, and host calls between calls fail at once', async () => {
+    const agent = bootAgent();
+    try {
+      await agent.ready();
+      const withServer = { session: true, context: { mcp: { loaded: [{ name: 'demo', description: 'd', cwd: null, tools: [{ name: 'echo' }] }], discovered: [{ name: 'demo' }] } } };
+      const first = await agent.call(
+        'import threading, time, asyncio, _sandbar\nprint("mcp_demo" in globals())\nlate = []\n' +
+          'def later():\n    time.sleep(0.3)\n    try:\n        asyncio.run(_sandbar.rpc({"type": "list_servers"}))\n    except Exception as e:\n        late.append(str(e))\n' +
+          'threading.Thread(target=later, daemon=True).start()',
+        withServer,
+      );
+      expect(first.stdout).toBe('True\n');
+      await new Promise((r) => setTimeout(r, 800)); // the thread tries its host call between the calls
+      const second = await agent.call('print("mcp_demo" in globals(), "mcp_servers" in globals(), late)');
+      expect(second.stdout).toBe("False True ['no call is running in this session: host calls are only served during a call']\n");
+    } finally {
+      agent.kill();
+    }
+  });
+
   it('stays single-use without `session`: the process ends after its one call, end_session() is harmless', async () => {
     const agent = bootAgent();
     try {
