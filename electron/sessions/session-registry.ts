@@ -59,6 +59,8 @@ interface LiveSession {
 
 interface EndedSession {
   owner: string;
+  /** Calls it had made (0 for one ended by a restart: that count died with the process). */
+  calls: number;
   reason: SessionEndReason;
   detail?: string;
   at: number;
@@ -92,7 +94,7 @@ export class SessionRegistry {
   /** Sessions of an earlier life of Sandbar (their containers were reaped at start) end as `restart`. */
   start(): void {
     for (const orphan of this.options.journal?.takeOrphans() ?? []) {
-      this.remember(orphan.id, { owner: orphan.owner, reason: 'restart', at: this.now() });
+      this.remember(orphan.id, { owner: orphan.owner, calls: 0, reason: 'restart', at: this.now() });
     }
   }
 
@@ -119,12 +121,7 @@ export class SessionRegistry {
     const session = this.live.get(id);
     if (session) return { id, calls: session.calls, idleExpiresInSec: Math.max(0, Math.round((this.expiresAt(session).at - this.now()) / 1000)) };
     const ended = this.ended.get(id);
-    return { id, calls: 0, idleExpiresInSec: 0, ...(ended ? { ended: this.why(ended) } : {}) };
-  }
-
-  /** Calls made in a session that is live or ended (0 when unknown). */
-  callsOf(id: string): number {
-    return this.live.get(id)?.calls ?? 0;
+    return { id, calls: ended?.calls ?? 0, idleExpiresInSec: 0, ...(ended ? { ended: this.why(ended) } : {}) };
   }
 
   list(): SessionInfo[] {
@@ -295,7 +292,7 @@ export class SessionRegistry {
     if (!session) return;
     this.live.delete(id);
     clearTimeout(session.timer);
-    this.remember(id, { owner: ownerHash(session.ownerKey), reason, ...(detail ? { detail } : {}), at: this.now() });
+    this.remember(id, { owner: ownerHash(session.ownerKey), calls: session.calls, reason, ...(detail ? { detail } : {}), at: this.now() });
     this.options.journal?.ended(id);
     this.changed();
     if (session.busy && session.runId) this.sandboxes.cancel(session.runId);

@@ -181,7 +181,7 @@ describe('the session registry', () => {
       const open = ok(registry.begin(A, 'new'));
       const container = await runCall(open, end, state);
       expect(sandboxes.log).toContain(`end ${container.name}`);
-      expect(registry.resultInfo(open.id).ended).toBeDefined();
+      expect(registry.resultInfo(open.id)).toMatchObject({ id: open.id, calls: 1, idleExpiresInSec: 0, ended: expect.any(String) });
       expect(registry.begin(A, open.id)).toEqual({ ok: false, message: expect.stringMatching(words) });
     }
     expect(registry.list()).toEqual([]);
