@@ -37,6 +37,9 @@ import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
 import { openConfStore, openReadOnlyStore, type OpenedSettingsStore } from './settings/settings-store.js';
+import { engineSandboxes } from './sessions/engine-sandboxes.js';
+import { SessionJournal } from './sessions/session-journal.js';
+import { SessionRegistry } from './sessions/session-registry.js';
 
 export interface SandbarCore {
   home: string;
@@ -63,6 +66,8 @@ export interface SandbarCore {
   /** Installs `packages` for runs (refused on Kubernetes, where host layers cannot be mounted). */
   readonly packages: PackageProvider;
   packageManager: PackageManager;
+  /** Stateful `run_python` sessions (none in a one-shot command). */
+  sessions?: SessionRegistry;
   /** Long-running surfaces keep discovery live: config files edited while running are picked up. */
   watchServers(): void;
   dispose(graceMs?: number): Promise<void>;
@@ -185,12 +190,24 @@ export function createCore(options: {
     currentLimits: () => engine.currentConfig.limits,
   });
 
+  // Sessions hold a warm sandbox each, paused between calls; a one-shot command keeps none.
+  const sessions = options.oneShot
+    ? undefined
+    : new SessionRegistry(
+        engineSandboxes(engine),
+        () => {
+          const s = settingsService.get();
+          return { idleSec: s.sessionIdleSec, maxSec: s.sessionMaxSec, maxSessions: s.maxSessions };
+        },
+        { journal: new SessionJournal(home), memoryLimit: () => engine.currentConfig.limits.memory },
+      );
+
   const stopApplying = settingsService.subscribe(({ settings: next, changed }) => {
     if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
     if (touched(changed, 'runtime', 'kubeconfig', 'kubernetesNamespace', 'kubernetesRuntimeClass')) engine.setBackend(backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
     const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime'];
-    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload')) {
+    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec')) {
       engine.updateConfig({ ...engineConfigOf(next), ...withLayers(next), ...options.overrides });
     }
     if (touched(changed, 'serverPolicies')) servers.applyPolicies();
@@ -218,6 +235,8 @@ export function createCore(options: {
       await history.start();
       engine.subscribe((event) => history.record(event));
       await engine.start();
+      // After the reaper removed the last life's sandboxes: their sessions end as "restarted".
+      sessions?.start();
     },
     watchServers: () => {
       if (!watcher) startWatcher();
@@ -231,6 +250,7 @@ export function createCore(options: {
     },
     runtime,
     engine,
+    ...(sessions ? { sessions } : {}),
     approvals: {
       broker,
       addChannel: (runId, channel) => runChannels.set(runId, [...(runChannels.get(runId) ?? []), channel]),
@@ -262,6 +282,7 @@ export function createCore(options: {
     dispose: async (graceMs) => {
       stopApplying();
       watcher?.dispose();
+      sessions?.dispose();
       await engine.dispose(graceMs);
       await servers.dispose();
       // After the engine: the last cancelled runs are still recorded.

@@ -156,6 +156,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     images,
     clients,
     approvals: core.approvals.broker,
+    ...(core.sessions ? { sessions: core.sessions } : {}),
     endpoint: {
       info: endpointInfo,
       token: (kind) => tokens[kind],
@@ -224,6 +225,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
           if (change.changed.includes('httpPort') && change.settings.httpPort !== endpoint.port) void relisten(change.settings.httpPort);
           if (change.changed.some((c) => ['image', 'seccomp', 'ociRuntime', 'runtime'].includes(c))) void health.probe().catch(() => {});
         }),
+        core.sessions?.subscribe(() => broadcast('sessions.changed', { sessions: core.sessions?.list() ?? [] })) ?? (() => {}),
         core.engine.subscribe((event) => {
           if (event.type === 'serverStateChanged') broadcast('server.state', { servers: core.servers.status() });
           if (event.type === 'approvalRequested') broadcast('approvals.changed', { pending: core.approvals.broker.list() });

@@ -3,6 +3,7 @@ import type { Artifact, RefusedArtifact } from './artifacts.js';
 import type { ApprovalOutcome, PendingApproval } from './approvals.js';
 import type { Limits } from './limits.js';
 import type { PackagesUsed } from './packages.js';
+import type { SessionRef } from './sessions.js';
 
 export const EXIT_REASONS = [
   'success',
@@ -34,6 +35,8 @@ export interface ExecutionRequest {
   packages?: PackagesUsed;
   /** Opaque per-run data handed to the agent in the `start` frame (server metadata, later). */
   context?: Record<string, unknown>;
+  /** A call in a session: its id and the call's number (recorded in history). */
+  session?: SessionRef;
 }
 
 export interface ExecutionResult {
@@ -69,6 +72,7 @@ export interface ExecutionSummary {
   timeoutSec: number;
   queuedAt: number;
   packages?: PackagesUsed;
+  session?: SessionRef;
 }
 
 /** One proxied call from a sandbox to one of the user's MCP servers. */

@@ -142,6 +142,12 @@ export const SettingsSchema = z.object({
     .max(32, 'must list at most 32 modules')
     .nullable()
     .default(null),
+  /** A session (run_python `session`) with no call for this long ends, its sandbox removed. */
+  sessionIdleSec: wholeNumber(10, 24 * 3600, seconds).default(600),
+  /** A session ends this long after it opened, however busy. */
+  sessionMaxSec: wholeNumber(60, 7 * 24 * 3600, seconds).default(3600),
+  /** Sessions live at once (each holds a paused sandbox); one more is refused, listing the caller's own. 0 turns sessions off. */
+  maxSessions: wholeNumber(0, 16).default(2),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });

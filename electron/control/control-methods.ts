@@ -15,6 +15,7 @@ import type { HealthMonitor } from '../health/health-monitor.js';
 import type { ImagePuller } from './image-puller.js';
 import type { ApprovalBroker } from '../proxy/approval-broker.js';
 import type { LiveMonitor } from './live-monitor.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
 import { zodFields, type MethodTable } from './router.js';
 
 export interface SettingsControl {
@@ -48,6 +49,8 @@ export interface ControlServices {
   clients: ClientsControl;
   endpoint: EndpointControl;
   approvals: ApprovalBroker;
+  /** Live `run_python` sessions; absent where none are kept. */
+  sessions?: Pick<SessionRegistry, 'list' | 'close' | 'refreshMemory'>;
   /** Runs code again as the panel (servers prepared and proxied like an MCP run). */
   rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
   /** The container command line for these limits under the current runtime and image. */
@@ -144,8 +147,12 @@ export function controlMethods(s: ControlServices): MethodTable {
     'endpoint.rotateToken': ({ kind }) => ({ token: s.endpoint.rotateToken(kind) }),
     'approvals.list': () => s.approvals.list(),
     'approvals.decide': ({ id, decision, via }) => ({ decided: s.approvals.decide(id, decision, via) }),
-    // The session registry (issue 15) replaces these two: until it lands there are no sessions to list or end.
-    'sessions.list': () => [],
-    'sessions.close': () => ({ closed: false }),
+    // The panel may list and end every session (the person at the machine owns them all); memory is sampled now.
+    'sessions.list': async () => {
+      if (!s.sessions) return [];
+      await s.sessions.refreshMemory();
+      return s.sessions.list();
+    },
+    'sessions.close': async ({ id }) => ({ closed: s.sessions ? await s.sessions.close(id) : false }),
   };
 }

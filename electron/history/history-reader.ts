@@ -39,6 +39,8 @@ interface ItemRow {
   duration_ms: number | null;
   error: string | null;
   servers: string;
+  session_id: string | null;
+  session_call: number | null;
   tool_calls: number;
   code_preview: string;
   snippet?: string;
@@ -138,7 +140,7 @@ interface ToolCallRow {
 }
 
 const ITEM_COLUMNS = `e.seq, e.id, e.client_name, e.client_version, e.transport, e.status, e.exit_reason, e.exit_code,
-  e.queued_at, e.started_at, e.finished_at, e.duration_ms, e.error, e.servers,
+  e.queued_at, e.started_at, e.finished_at, e.duration_ms, e.error, e.servers, e.session_id, e.session_call,
   (SELECT count(*) FROM tool_calls t WHERE t.execution_id = e.id) AS tool_calls, substr(e.code, 1, ${PREVIEW_CHARS}) AS code_preview`;
 
 function parseServers(json: string): string[] {
@@ -167,6 +169,7 @@ function baseFields(row: BaseRow) {
     finishedAt: row.finished_at,
     durationMs: row.duration_ms,
     error: row.error,
+    ...(row.session_id && row.session_call !== null ? { session: { id: row.session_id, call: row.session_call } } : {}),
   };
 }
 

@@ -57,8 +57,8 @@ export class HistoryWriter {
     private readonly options: HistoryWriterOptions,
   ) {
     this.insertQueued = db.prepare(`INSERT INTO executions
-      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes, packages)
-      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size, @packages)
+      (id, client_name, client_version, transport, code, servers, limits, timeout_sec, status, queued_at, owner_host, owner_pid, size_bytes, packages, session_id, session_call)
+      VALUES (@id, @clientName, @clientVersion, @transport, @code, @servers, @limits, @timeoutSec, 'queued', @queuedAt, @host, @pid, @size, @packages, @sessionId, @sessionCall)
       ON CONFLICT (id) DO NOTHING`);
     this.insertServer = db.prepare('INSERT OR IGNORE INTO execution_servers (server, execution_seq) VALUES (?, ?)');
     this.markStarted = db.prepare(`UPDATE executions SET status = 'running', started_at = ?, container_name = ? WHERE id = ? AND status = 'queued'`);
@@ -135,6 +135,8 @@ export class HistoryWriter {
       pid: this.options.identity.pid,
       size: ROW_OVERHEAD_BYTES + bytes(execution.code) + bytes(servers) + bytes(limitsJson) + bytes(packages),
       packages,
+      sessionId: execution.session?.id ?? null,
+      sessionCall: execution.session?.call ?? null,
     };
     if (execution.servers.length === 0) {
       this.insertQueued.run(row);

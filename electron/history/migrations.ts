@@ -157,12 +157,20 @@ CREATE TRIGGER approvals_cleanup AFTER DELETE ON executions BEGIN
 END;
 `;
 
+/** v6: a session call's session id and its number in the session (issue 15); History groups by them. */
+const V6 = `
+ALTER TABLE executions ADD COLUMN session_id TEXT;
+ALTER TABLE executions ADD COLUMN session_call INTEGER;
+CREATE INDEX executions_session ON executions (session_id, session_call) WHERE session_id IS NOT NULL;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
+  { version: 6, sql: V6 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

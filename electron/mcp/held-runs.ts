@@ -36,6 +36,8 @@ interface HeldRun {
   credential: string;
   args: string;
   servers: readonly string[];
+  /** What the first request's handler adds to the finished result (a session's line and info). */
+  finish: (result: CallToolResult) => CallToolResult;
   abort: AbortController;
   result?: ExecutionResult;
   failure?: unknown;
@@ -65,7 +67,8 @@ export class HeldRuns {
     const abort = new AbortController();
     return {
       signal: abort.signal,
-      attach: (handle, servers, extra) => this.attach({ id: handle.id, credential, args: argsHash(args), servers, abort, questions: new Map(), wakers: new Set() }, handle, extra),
+      attach: (handle, servers, extra, finish) =>
+        this.attach({ id: handle.id, credential, args: argsHash(args), servers, finish, abort, questions: new Map(), wakers: new Set() }, handle, extra),
     };
   }
 
@@ -155,7 +158,7 @@ export class HeldRuns {
     }
     if (run.result !== undefined) {
       this.forget(run);
-      return runToolResult(run.result, run.servers, this.options.settings().outputMode);
+      return run.finish(runToolResult(run.result, run.servers, this.options.settings().outputMode));
     }
     const questions = [...run.questions.values()];
     return inputRequired({

@@ -19,6 +19,7 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     transport,
     artifacts: core.history,
     ...(connection ? { connection } : {}),
+    sessions: core.sessions,
   };
 }
 

@@ -4,7 +4,7 @@
 import { MAX_PACKAGES, parseRequirement } from '../../shared/packages.js';
 
 export type ArgsCheck =
-  | { ok: true; code: string; servers: string[]; packages: string[]; timeout: number | undefined }
+  | { ok: true; code: string; servers: string[]; packages: string[]; timeout: number | undefined; session: string | undefined }
   /** A schema violation: an error result with no structured content, as the SDK layer gave. */
   | { ok: false; kind: 'schema'; message: string }
   /** Passed the schema but unusable: a `validation_error` status result. */
@@ -45,6 +45,8 @@ export function checkRunPythonArgs(args: Record<string, unknown> | undefined, li
       if ('error' in parsed) return { ok: false, kind: 'validation', message: `packages: ${parsed.error}` };
     }
   }
+  // "new" or an id; anything else is for the session registry to call unknown (it never reaches a command line).
+  if ('session' in a && typeof a.session !== 'string') return schemaError(`${pyRepr(a.session)} is not of type 'string'`);
   let timeout: number | undefined;
   if ('timeout' in a) {
     const t = a.timeout;
@@ -62,5 +64,5 @@ export function checkRunPythonArgs(args: Record<string, unknown> | undefined, li
       message: `Code is ${Math.ceil(bytes / 1024)} KiB; the limit is ${Math.floor(limits.maxCodeBytes / 1024)} KiB. Send a shorter script.`,
     };
   }
-  return { ok: true, code: a.code, servers: (a.servers as string[] | undefined) ?? [], packages: (a.packages as string[] | undefined) ?? [], timeout };
+  return { ok: true, code: a.code, servers: (a.servers as string[] | undefined) ?? [], packages: (a.packages as string[] | undefined) ?? [], timeout, session: a.session as string | undefined };
 }

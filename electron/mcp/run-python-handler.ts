@@ -10,9 +10,11 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
+import type { SessionCall, SessionRegistry } from '../sessions/session-registry.js';
 import { submitWithServers, type PackageProvider, type ServerCatalog } from '../proxy/submit-with-servers.js';
 import { approvalElicitation, decisionFromElicitation } from './approval-question.js';
 import { checkRunPythonArgs } from './run-python-args.js';
+import { withSession } from './session-result.js';
 import { inputErrorResult, refusalPayload, runToolResult, toolResult } from './tool-result.js';
 
 /** What the handler uses of a request's context: the 2026-07-28 server (modern-server.ts) supplies the same. */
@@ -33,7 +35,8 @@ export interface CallerOptions<Held = never> {
 export interface RunHold<Held> {
   /** Cancels the run instead of the request's signal. */
   signal: AbortSignal;
-  attach(handle: ExecutionHandle, servers: readonly string[], extra: ToolCallExtra): Promise<CallToolResult | Held>;
+  /** `finish` adds what the handler adds to a finished run's result (its session), whichever request delivers it. */
+  attach(handle: ExecutionHandle, servers: readonly string[], extra: ToolCallExtra, finish: (result: CallToolResult) => CallToolResult): Promise<CallToolResult | Held>;
 }
 
 export interface RunPythonDeps {
@@ -49,6 +52,8 @@ export interface RunPythonDeps {
     addChannel(runId: string, channel: ApprovalChannel): void;
   };
   log: Logger;
+  /** Stateful sessions (`session`); absent where none can be kept (a one-shot command). */
+  sessions?: SessionRegistry;
 }
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -66,6 +71,14 @@ export async function handleRunPython<Held = never>(
   if (!check.ok) {
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
+  let open: Extract<SessionCall, { ok: true }> | undefined;
+  if (check.session !== undefined) {
+    const session: SessionCall = deps.sessions
+      ? deps.sessions.begin({ key: caller.credential ?? 'stdio:unknown', client: { name: client.name, version: client.version ?? null } }, check.session)
+      : { ok: false, message: 'session is not available here: this Sandbar runs one call and exits. Run without session.' };
+    if (!session.ok) return toolResult(refusalPayload('error', session.message, check.servers), mode);
+    open = session;
+  }
   const next = progressValues();
   // Installing packages can take a while the first time: say so, so the client knows the call is alive.
   const token = extra._meta?.progressToken;
@@ -76,18 +89,31 @@ export async function handleRunPython<Held = never>(
   try {
     const submitted = await submitWithServers(
       deps,
-      { code: check.code, servers: check.servers, packages: check.packages, client, ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}) },
-      { signal: caller.hold?.signal ?? extra.signal },
+      {
+        code: check.code,
+        servers: check.servers,
+        packages: check.packages,
+        client,
+        ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}),
+        ...(open ? { session: { id: open.id, call: open.call } } : {}),
+      },
+      { signal: caller.hold?.signal ?? extra.signal, ...(open ? { session: open.binding } : {}) },
     );
-    if (!submitted.ok) return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
+    if (!submitted.ok) {
+      open?.abandon();
+      return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
+    }
     const handle = submitted.handle;
+    open?.attach(handle.id);
     if (caller.canElicit && deps.approvals) deps.approvals.addChannel(handle.id, elicitationChannel(extra));
-    if (caller.hold) return await caller.hold.attach(handle, check.servers, extra);
+    const finish = (shaped: CallToolResult) => (open && deps.sessions ? withSession(shaped, deps.sessions.resultInfo(open.id)) : shaped);
+    if (caller.hold) return await caller.hold.attach(handle, check.servers, extra, finish);
     const waiting = () => deps.approvals?.pending().find((a) => a.runId === handle.id);
     const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next, waiting);
     const result = await handle.result.finally(stopProgress);
-    return runToolResult(result, check.servers, mode);
+    return finish(runToolResult(result, check.servers, mode));
   } catch (err) {
+    open?.abandon();
     deps.log.error(`run_python failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return toolResult({ status: 'error', summary: 'Unexpected failure', error: errorMessage(err) }, mode);
   }

@@ -1,6 +1,7 @@
 // The one tool, `run_python` [compat]: its description, input schema and helper summary are what prompts
 // written for the reference bridge expect, so they stay word for word (minus save_tool, which Sandbar
-// does not offer: code from one run never executes in a later one), plus one line saying figures come back.
+// does not offer: code from one run never executes in a later one), plus one short line of our own: figures
+// come back, and sessions keep state (the capabilities resource says more).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../../shared/limits.js';
 
@@ -12,15 +13,18 @@ export const HELPER_SUMMARY =
   'Use `discovered_servers(detailed=True)` for descriptions. 2. CALL: `await mcp_server.tool()`. ' +
   'Run `print(runtime.capability_summary())` for the full manual.';
 
-/** The one line on what comes back besides text (issue 14); the whole tools/list stays under 1 KiB. */
-export const FIGURES_NOTE = 'Figures come back as images; /workspace/out files as links.';
+/** What comes back besides text (issue 14); with SESSION_NOTE the whole tools/list stays within 1 KiB. */
+export const FIGURES_NOTE = 'Figures come back.';
+
+/** Stateful sessions (issue 15), opt-in; how to continue and end one is in the capabilities resource. */
+export const SESSION_NOTE = "session='new' keeps state.";
 
 export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec'>): Tool {
   return {
     name: TOOL_NAME,
     description:
       "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
-      FIGURES_NOTE,
+      `${FIGURES_NOTE} ${SESSION_NOTE}`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -36,6 +40,8 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
         // pip requirements ("duckdb==1.1.3"), wheels only. The name says enough and tools/list has 1 KiB, so
         // no description or item schema: the handler checks each entry is a requirement string.
         packages: { type: 'array' },
+        // "new" or a session id; no schema beyond the name, for the same 1 KiB (the handler checks it).
+        session: {},
         timeout: {
           type: 'integer',
           minimum: 1,

@@ -1,6 +1,7 @@
 // Builds one MCP server (one per HTTP session, one for stdio): identity, the run_python tool, the
 // capabilities resource and the runs' artifacts (a resource template). Uses the SDK's low-level Server so
 // the tool schema is exactly the reference's.
+import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -34,6 +35,10 @@ export function createMcpServer(deps: McpServerDeps): Server {
     { capabilities: { tools: {}, resources: {}, logging: {} } },
   );
 
+  // Over stdio the connection is the caller (caller.ts): `sandbar stdio` names it once per process; a server
+  // made without one (in-process transports) is a connection of its own.
+  const connection = deps.connection ?? randomBytes(16).toString('hex');
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [runPythonTool(deps.settings().limits)] }));
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -44,7 +49,7 @@ export function createMcpServer(deps: McpServerDeps): Server {
     const client: ClientInfo = { name: peer?.name ?? 'unknown', ...(peer?.version ? { version: peer.version } : {}), transport: deps.transport };
     // A client that declared elicitation can answer approvals for its own run's tool calls.
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
-    return handleRunPython(request.params.arguments, extra, client, deps, { canElicit, credential: callerCredential(extra.authInfo, deps.connection) });
+    return handleRunPython(request.params.arguments, extra, client, deps, { canElicit, credential: callerCredential(extra.authInfo, connection) });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CAPABILITIES_RESOURCE] }));

@@ -5,7 +5,7 @@ import type { ExecutionRequest } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { PackageFetch } from '../../shared/packages.js';
 import type { SandboxMcpContext } from '../../shared/proxy.js';
-import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
+import type { Engine, ExecutionHandle, SessionBinding } from '../sandbox/engine.js';
 import type { RpcHandler } from '../sandbox/execution.js';
 
 /** The user's MCP servers as a run needs them (the ServerManager). */
@@ -29,7 +29,7 @@ export type SubmitOutcome = { ok: true; handle: ExecutionHandle } | { ok: false;
 export async function submitWithServers(
   deps: { engine: Pick<Engine, 'submit'>; servers: ServerCatalog; packages?: PackageProvider },
   request: Omit<ExecutionRequest, 'servers' | 'context' | 'packages'> & { servers: string[]; packages?: string[] },
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; session?: SessionBinding } = {},
 ): Promise<SubmitOutcome> {
   const { packages: requirements = [], ...rest } = request;
   const servers = [...new Set(request.servers)];

@@ -8,6 +8,7 @@ import { parseStats, type ContainerMemory } from './container-stats.js';
 import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from './container-args.js';
 import { assertImageReference } from './sandbox-spec.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
+import { OciFreezer } from './oci-freezer.js';
 import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
 import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
 import type { RuntimeFactsCache } from './runtime-facts-cache.js';
@@ -29,6 +30,10 @@ export interface OwnedContainer {
 }
 
 export class ContainerRuntime {
+  private readonly freezer = new OciFreezer(async () => {
+    const info = await this.resolve().catch(() => null);
+    return info ? { name: info.name, path: info.path } : null;
+  });
   private info: RuntimeInfo | undefined;
   private resolving: Promise<RuntimeInfo> | undefined;
 
@@ -128,6 +133,7 @@ export class ContainerRuntime {
   /** SIGKILL by name, then make sure it is gone. Missing containers are not an error. */
   async killAndRemove(names: readonly string[]): Promise<void> {
     if (names.length === 0) return;
+    for (const name of names) this.freezer.forget(name);
     const info = await this.resolve();
     await runCommand(info.path, ['rm', '--force', ...(info.name === 'podman' ? ['--time', '0', '--ignore'] : []), '--', ...names], {
       timeoutMs: 30_000,
@@ -139,11 +145,14 @@ export class ContainerRuntime {
     await runCommand(info.path, ['kill', '--signal', 'KILL', '--', name], { timeoutMs: 15_000 });
   }
 
+  /** Through the OCI runtime where that is proven to work (see oci-freezer.ts), else the CLI's own pause. */
   async pause(name: string): Promise<void> {
+    if (process.platform === 'linux' && (await this.freezer.toggle(name, 'pause'))) return;
     await this.expectOk(['pause', name], `Pausing ${name}`);
   }
 
   async resume(name: string): Promise<void> {
+    if (process.platform === 'linux' && (await this.freezer.toggle(name, 'resume'))) return;
     await this.expectOk(['unpause', name], `Resuming ${name}`);
   }
 

@@ -3,7 +3,9 @@
 import type { Limits } from '../../shared/limits.js';
 import type { ArtifactCaps } from './artifact-collector.js';
 import type { ContainerSpec, Owner } from './container-factory.js';
+import type { ExecutionResult } from '../../shared/execution.js';
 import type { RpcHandler } from './execution.js';
+import type { SandboxContainer } from './sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { DEFAULT_PRELOAD, preloadPlan } from './warm-imports.js';
 
@@ -28,11 +30,32 @@ export interface EngineConfig {
   preload?: readonly string[] | null;
   /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
   packageLayers?: string;
+  /** The longest a session lasts (settings sessionMaxSec): pooled containers' runtime-side lifetime covers it. */
+  sessionMaxSec?: number;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
 export function busyMessage(queued: number, limit: number): string {
   return `Sandbar is busy: ${queued} run${queued === 1 ? ' is' : 's are'} already waiting (queue limit ${limit}). Try again when some have finished.`;
+}
+
+/**
+ * How a session's call runs in the engine (the session registry provides it): its sandbox, or none yet on
+ * the opening call (the engine takes a warm one from the pool and hands it over with `opened`).
+ */
+export interface SessionBinding {
+  readonly container: SandboxContainer | undefined;
+  /** The opening call got its sandbox: it is the session's from now on. */
+  opened(container: SandboxContainer): void;
+  /** Before the code is handed over: thaw the paused sandbox. Throwing fails the call with that message. */
+  beforeRun(container: SandboxContainer): Promise<void>;
+  /**
+   * The call ended, before its result is delivered. `state`: `open` when the sandbox waits for the next call,
+   * `ended` when the code ended the session (runtime.end_session()), null when the call's end ended it.
+   */
+  afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null): void;
+  /** The call never ran (cancelled while queued, refused as busy or paused, shutting down): it is given back. */
+  notRun(): void;
 }
 
 export interface EngineOptions {

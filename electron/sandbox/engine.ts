@@ -14,9 +14,9 @@ import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 import { buildFontList, DEFAULT_PRELOAD, FontListCache, PreloadUsage } from './warm-imports.js';
-import { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions } from './engine-config.js';
+import { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type SessionBinding } from './engine-config.js';
 
-export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions };
+export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type SessionBinding };
 
 export interface ExecutionHandle {
   id: string;
@@ -35,6 +35,9 @@ interface Job {
   limits: Limits;
   abort: AbortController;
   rpc: RpcHandler | undefined;
+  session: SessionBinding | undefined;
+  /** The session heard how this call ended (afterRun); a call that never got that far is given back. */
+  sessionTold?: boolean;
   resolve: (result: ExecutionResult) => void;
   result: Promise<ExecutionResult>;
   startedAt: number | null;
@@ -73,7 +76,7 @@ export class Engine {
     this.pool = new WarmPool(this.creator(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
-      maxRunSec: config.limits.maxTimeoutSec,
+      maxRunSec: config.limits.maxTimeoutSec + (config.sessionMaxSec ?? 0),
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
@@ -94,9 +97,14 @@ export class Engine {
   /** A backend with its own warm pool (Kubernetes: warm pods any instance may adopt) replaces the in-process one. */
   private configurePool(): void {
     const shared = this.backendInUse.sharedPool;
-    const options = { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec };
+    const options = { size: this.config.poolSize, maxRunSec: this.maxRunSec() };
     this.pool.configure(this.spec(), shared ? { ...options, size: 0 } : options);
     shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
+  }
+
+  /** What a pooled container must outlive besides its idle time: one run, or a whole session of them. */
+  private maxRunSec(): number {
+    return this.config.limits.maxTimeoutSec + (this.config.sessionMaxSec ?? 0);
   }
 
   private poolSnapshot(): PoolSnapshot {
@@ -197,7 +205,8 @@ export class Engine {
     };
   }
 
-  submit(request: ExecutionRequest, options: { signal?: AbortSignal; rpc?: RpcHandler } = {}): ExecutionHandle {
+  /** `session`: a call of a session (its sandbox is kept, paused, between calls; see sessions/). */
+  submit(request: ExecutionRequest, options: { signal?: AbortSignal; rpc?: RpcHandler; session?: SessionBinding } = {}): ExecutionHandle {
     const id = randomUUID();
     const limits = this.config.limits;
     const summary: ExecutionSummary = {
@@ -206,12 +215,13 @@ export class Engine {
       servers: request.servers ?? [],
       ...(request.client ? { client: request.client } : {}),
       ...(request.packages ? { packages: request.packages } : {}),
+      ...(request.session ? { session: request.session } : {}),
       timeoutSec: clampTimeout(limits, request.timeoutSec),
       queuedAt: Date.now(),
     };
     let resolve!: (r: ExecutionResult) => void;
     const result = new Promise<ExecutionResult>((r) => (resolve = r));
-    const job: Job = { summary, request, limits, abort: new AbortController(), rpc: options.rpc ?? this.options.rpc, resolve, result, startedAt: null };
+    const job: Job = { summary, request, limits, abort: new AbortController(), rpc: options.rpc ?? this.options.rpc, session: options.session, resolve, result, startedAt: null };
     if (options.signal) {
       if (options.signal.aborted) job.abort.abort();
       else options.signal.addEventListener('abort', () => this.cancel(id), { once: true });
@@ -294,17 +304,31 @@ export class Engine {
     }
     let container: SandboxContainer;
     let warm: boolean;
+    const session = job.session;
     try {
-      ({ container, warm } = await this.pool.acquire(id));
+      if (session?.container) {
+        container = session.container;
+        warm = true;
+        await session.beforeRun(container);
+      } else {
+        ({ container, warm } = await this.pool.acquire(id));
+        if (session) {
+          container.holdForSession();
+          session.opened(container);
+        }
+      }
     } catch (err) {
-      this.finish(job, this.notRun(job, 'runtime_error', errorMessage(err)));
+      const result = this.notRun(job, 'runtime_error', errorMessage(err));
+      job.sessionTold = true;
+      session?.afterRun(null, result, null);
+      this.finish(job, result);
       return;
     }
     this.inUse.add(container);
     job.startedAt = Date.now();
     job.containerName = container.name;
     this.emit({ type: 'started', id, at: job.startedAt, containerName: container.name, warm });
-    let outcome: RunOutcome;
+    let outcome: RunOutcome | undefined;
     try {
       outcome = await runInContainer(container, {
         executionId: id,
@@ -318,18 +342,20 @@ export class Engine {
         ...(this.config.maxToolCallsInFlight ? { maxRpcInFlight: this.config.maxToolCallsInFlight } : {}),
         ...(this.config.artifactCaps ? { artifactCaps: this.config.artifactCaps } : {}),
         ...(this.config.preload == null ? { watchImports: DEFAULT_PRELOAD } : {}),
+        ...(session ? { session: true } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });
     } finally {
-      this.retire(container);
+      // A session's sandbox that waits for its next call stays (the session pauses it); any other goes.
+      if (!(session && outcome?.session === 'open' && container.isAlive)) this.retire(container);
     }
-    const { importedModules, ...ended } = outcome;
+    const { importedModules, session: sessionState, ...ended } = outcome;
     // The default preloads follow what the runs import: a change replaces the idle pooled containers.
     if (this.config.preload == null && importedModules && this.preloadUsage.record(importedModules)) {
-      this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.config.limits.maxTimeoutSec });
+      this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.maxRunSec() });
     }
-    this.finish(job, {
+    const result: ExecutionResult = {
       id,
       ...ended,
       timeoutSec: job.summary.timeoutSec,
@@ -337,7 +363,24 @@ export class Engine {
       queuedAt: job.summary.queuedAt,
       durationMs: outcome.finishedAt - outcome.startedAt,
       containerName: container.name,
-    });
+    };
+    job.sessionTold = true;
+    session?.afterRun(container, result, sessionState === 'open' && !container.isAlive ? null : (sessionState ?? null));
+    this.finish(job, result);
+  }
+
+  /** The backend a sandbox lives on (a session pauses, samples and ends its own there). */
+  backendOf(container: SandboxContainer): SandboxBackend {
+    return this.madeBy.get(container) ?? this.backendInUse;
+  }
+
+  /** Ends a sandbox the engine no longer runs anything in (a session's, when the session ends). */
+  async discard(container: SandboxContainer): Promise<void> {
+    try {
+      await this.destroy([container]);
+    } finally {
+      this.inUse.delete(container);
+    }
   }
 
   private notRun(job: Job, exitReason: 'cancelled' | 'runtime_error', message: string): ExecutionResult {
@@ -363,6 +406,7 @@ export class Engine {
     const q = this.queue.indexOf(job);
     if (q !== -1) this.queue.splice(q, 1);
     this.running.delete(job.summary.id);
+    if (job.session && !job.sessionTold) job.session.notRun();
     job.resolve(result);
     this.emit({ type: 'finished', result });
     this.pump();

@@ -41,6 +41,8 @@ export interface RunSpec {
   artifactCaps?: ArtifactCaps;
   /** Kills the container by name; the runtime client alone cannot stop it. */
   kill: (container: SandboxContainer) => Promise<void>;
+  /** A session's call: the agent keeps its interpreter afterwards and waits for the next `start`. */
+  session?: boolean;
 }
 
 export interface RunOutcome {
@@ -57,6 +59,8 @@ export interface RunOutcome {
   refusedArtifacts?: RefusedArtifact[];
   /** Of `watchImports`, those the code imported (the sandbox's word: it only steers preloading). */
   importedModules?: string[];
+  /** A session's call: `open` when the sandbox waits for the next call, `ended` when the code ended it. */
+  session?: 'open' | 'ended';
 }
 
 function refusedCall(limits: RpcGateLimits): string {
@@ -76,6 +80,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
   let hostStop: HostStop | undefined;
   let exitFrameCode: number | undefined;
   let importedModules: string[] | undefined;
+  let sessionState: 'open' | 'ended' | undefined;
   let settled = false;
   let startedAt = 0;
 
@@ -89,6 +94,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
       gate.close();
+      container.release();
       const end = classifyExit({
         ...(hostStop ? { hostStop } : {}),
         ...(exitFrameCode !== undefined ? { exitFrameCode } : {}),
@@ -108,6 +114,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         // What arrived before the end is kept, also when the run was stopped (a figure shown before a timeout).
         ...artifacts.result(),
         ...(importedModules ? { importedModules } : {}),
+        ...(spec.session && sessionState && !hostStop && !processExit ? { session: sessionState } : {}),
       });
     };
 
@@ -198,6 +205,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
           break;
         case 'exit':
           exitFrameCode = frame.code;
+          sessionState = frame.session;
           finish();
           break;
         case 'imports':
@@ -228,6 +236,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes],
       artifacts: artifactCaps,
       ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
+      ...(spec.session ? { session: true } : {}),
     });
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);

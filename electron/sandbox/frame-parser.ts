@@ -12,7 +12,8 @@ export type AgentFrame =
    * line that made the call, as the sandbox says (the host takes its text from its own copy of the code).
    */
   | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number; line?: number }
-  | { type: 'exit'; code: number }
+  /** `session`: in a session, whether the sandbox waits for the next call (`open`) or the code ended it (`ended`). */
+  | { type: 'exit'; code: number; session?: 'open' | 'ended' }
   /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
   | { type: 'display'; frame: Json }
   | { type: 'file'; frame: Json }
@@ -46,7 +47,10 @@ export function interpretFrame(line: string): AgentFrame {
       }
       break;
     case 'exit':
-      if (Number.isSafeInteger(frame.code)) return { type: 'exit', code: frame.code as number };
+      if (Number.isSafeInteger(frame.code)) {
+        const session = frame.session === 'open' || frame.session === 'ended' ? { session: frame.session as 'open' | 'ended' } : {};
+        return { type: 'exit', code: frame.code as number, ...session };
+      }
       break;
     // Whatever their fields, these never become output: a forged one is refused as an artifact, not
     // printed (megabytes of base64 on stderr would end the run at the output cap).

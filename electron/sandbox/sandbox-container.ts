@@ -1,4 +1,5 @@
-// One started container with the agent booted inside, waiting for its single `start` frame.
+// One started container with the agent booted inside, waiting for its `start` frame: one, or one per call of
+// the session that holds it.
 import type { AttachedProcess, ProcessExit } from './command.js';
 import { FrameParser, type AgentFrame } from './frame-parser.js';
 
@@ -18,6 +19,8 @@ export class SandboxContainer {
   private stderrTail = '';
   private exitInfo: ProcessExit | undefined;
   private used = false;
+  /** Held by a session: claimed again for each of its calls (the agent keeps its interpreter between them). */
+  private session = false;
   /** What a pooled agent imported while it waited (setting `preload`); undefined until it says, or if not asked. */
   preload: Extract<AgentFrame, { type: 'preload' }> | undefined;
   /** Set at boot when the agent was given preloads; cleared when it reports them (or the container is taken). */
@@ -80,12 +83,23 @@ export class SandboxContainer {
     return this.stderrTail;
   }
 
-  /** Hand the container to one execution. A container is used once, ever. */
+  /** Hand the container to one execution. A container is used once, ever, unless a session holds it. */
   claim(listener: ContainerListener): void {
-    if (this.used) throw new Error(`container ${this.name} was already used`);
+    if (this.used && !this.session) throw new Error(`container ${this.name} was already used`);
     this.used = true;
     this.listener = listener;
     this.preloadEnded(undefined);
+  }
+
+  /** A session takes this container: each of its calls claims it in turn. Only before its first use. */
+  holdForSession(): void {
+    if (this.used) throw new Error(`container ${this.name} was already used`);
+    this.session = true;
+  }
+
+  /** Between a session's calls: nothing reaches the last call's listener any more. */
+  release(): void {
+    if (this.session) this.listener = { onFrame: () => {}, onStderr: () => {} };
   }
 
   /** Called once when the preloads are reported (or will never be: taken by a run, or gone). */

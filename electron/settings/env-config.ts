@@ -16,6 +16,7 @@ export function engineConfigOf(settings: Settings): EngineConfig {
     queueLimit: settings.queueLimit,
     maxToolCallsInFlight: settings.maxToolCallsInFlight,
     preload: settings.preload,
+    sessionMaxSec: settings.sessionMaxSec,
     artifactCaps: { imageCapBytes: settings.imageCapBytes, maxFiles: settings.artifactMaxFiles, maxBytes: settings.artifactMaxBytes },
   };
 }

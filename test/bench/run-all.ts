@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages picks some of them.
+// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions picks some of them.
 import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
@@ -11,6 +11,7 @@ import { benchPanelLive } from './panel-live.bench.js';
 import { benchPlot } from './plot.bench.js';
 import { benchPackages } from './packages.bench.js';
 import { benchProxy } from './proxy.bench.js';
+import { benchSessions } from './sessions.bench.js';
 
 const all: Record<string, () => Promise<string>> = {
   engine: benchEngine,
@@ -24,6 +25,7 @@ const all: Record<string, () => Promise<string>> = {
   'panel-history': benchPanelHistory,
   'panel-live': benchPanelLive,
   packages: benchPackages,
+  sessions: benchSessions,
 };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];

@@ -297,6 +297,9 @@ def _out_files(out_dir):
     return sorted(found, key=lambda p: os.path.relpath(p, out_dir).split(os.sep))
 
 
+_sent_versions = {}  # path -> (size, mtime) sent back; only a session's later calls meet them again
+
+
 def send_out_files():
     out_dir = _state['out_dir']
     if not out_dir or not os.path.isdir(out_dir):
@@ -305,9 +308,13 @@ def send_out_files():
     for path in _out_files(out_dir):
         name = _artifact_name(os.path.relpath(path, out_dir), used)
         try:
-            size = os.lstat(path).st_size
+            info = os.lstat(path)
         except OSError:
             continue
+        size, version = info.st_size, (info.st_size, info.st_mtime_ns)
+        if _sent_versions.get(path) == version:
+            continue  # a session's later call: this file went back with an earlier call, unchanged since
+        _sent_versions[path] = version
         why = 'files' if sent_files >= _state['max_files'] else 'bytes' if sent_bytes + size > _state['max_bytes'] else None
         if why is None:
             why = _send_file(path, name)

@@ -203,12 +203,18 @@ async def call_tool(server, tool, arguments=None):
     return await _rpc(payload, 'result')
 
 
+def end_session():
+    """Ends this call's session when the call is done (its sandbox is removed); outside a session, nothing."""
+    _sandbar.end_requested = True
+
+
 def capability_summary():
     """The sandbox manual: how to find and call MCP tools from this Python sandbox."""
     loaded = ', '.join('%s (mcp_%s)' % (s['name'], s['alias']) for s in _servers) or 'none'
     return '''--- PYTHON SANDBOX MANUAL ---
 1. Fresh sandbox: each run_python call gets a new single-use container. Variables, files and installed
-   packages do not persist between runs, so there is nothing to save. Prefer doing the work in code
+   packages do not persist between runs, so there is nothing to save; unless you pass session="new" and
+   then the id it returns: that session keeps variables and /workspace until runtime.end_session(). Prefer doing the work in code
    (loops, filtering, combining tool results) over many separate tool calls; print only what you need.
 2. Discovery: runtime.discovered_servers() names every MCP server you may load (detailed=True adds
    descriptions). For loaded servers, runtime.search_tool_docs_sync("words") finds tools by keyword and
@@ -227,7 +233,7 @@ def capability_summary():
 
 __all__ = [
     'MCPError', 'ToolCallDenied', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers',
-    'list_loaded_server_metadata', 'list_servers', 'list_servers_sync', 'list_tools', 'list_tools_sync',
+    'end_session', 'list_loaded_server_metadata', 'list_servers', 'list_servers_sync', 'list_tools', 'list_tools_sync',
     'query_tool_docs', 'query_tool_docs_sync', 'search_tool_docs', 'search_tool_docs_sync',
 ]
 

@@ -224,6 +224,25 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(resolved).toMatchObject({ pending: [], last: { decision: 'allow-once', by: 'panel', tool: 'echo' } });
   });
 
+  it('lists a live session with its memory, ends it with sessions.close, and records its call in the history', async () => {
+    const sessions = t.app.core.sessions!;
+    const open = sessions.begin({ key: `test:${transport}`, client: { name: 'vitest', version: null } }, 'new');
+    if (!open.ok) throw new Error(open.message);
+    const handle = t.app.core.engine.submit({ code: 'kept = 1', session: { id: open.id, call: open.call } }, { session: open.binding });
+    expect((await handle.result).exitReason).toBe('success');
+    await api.next('sessions.changed', (e) => e.sessions.some((s) => s.id === open.id && !s.busy));
+    const listed = await api.value(track('sessions.list'), {});
+    expect(listed).toEqual([expect.objectContaining({ id: open.id, calls: 1, busy: false, client: { name: 'vitest', version: null }, memoryBytes: expect.any(Number) })]);
+    expect(listed[0]!.memoryBytes).toBeGreaterThan(0);
+    const name = listed[0]!.containerName!;
+    expect(await api.value(track('sessions.close'), { id: open.id })).toEqual({ closed: true });
+    await api.next('sessions.changed', (e) => !e.sessions.some((s) => s.id === open.id));
+    expect(await api.value('sessions.list', {})).toEqual([]);
+    expect(await api.value('sessions.close', { id: open.id })).toEqual({ closed: false });
+    expect(await waitFor(() => !containersOf(t.app.core.engine.owner.instanceId).includes(name), 15_000)).toBe(true);
+    expect((await api.value('executions.get', { id: handle.id }))?.session).toEqual({ id: open.id, call: 1 });
+  });
+
   it('answers bad arguments with a field error, not an exception', async () => {
     const answer = await api.call('executions.get', {} as never);
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_request', fields: { id: expect.any(String) } } });

@@ -61,12 +61,18 @@ export interface HttpFixture {
   close(): Promise<void>;
 }
 
-export async function httpFixture(engine: Engine, settings: Partial<Settings> = {}, extra: Partial<McpServerDeps> = {}): Promise<HttpFixture> {
+/** `token`: the credential the endpoint accepts, read per request (a test may change it, as a rotation does). */
+export async function httpFixture(
+  engine: Engine,
+  settings: Partial<Settings> = {},
+  extra: Partial<McpServerDeps> = {},
+  options: { token?: () => string } = {},
+): Promise<HttpFixture> {
   const home = tempHome();
   const { token } = loadOrCreateToken(home);
   const endpoint = new HttpEndpoint({
     port: 0,
-    token: () => token,
+    token: options.token ?? (() => token),
     createServer: () => createMcpServer(serverDeps(engine, 'http', settings, extra)),
     log: quietLog,
   });

@@ -47,7 +47,7 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
       expect(tool.name).toBe('run_python');
       expect(tool.description).toBe(
         "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
-          'Figures come back as images; /workspace/out files as links.',
+          "Figures come back. session='new' keeps state.",
       );
       expect(tool.inputSchema).toEqual({
         type: 'object',
@@ -58,6 +58,7 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
           },
           servers: { type: 'array', items: { type: 'string' }, description: 'Optional list of MCP servers to make available as mcp_<name> proxies' },
           packages: { type: 'array' },
+          session: {},
           timeout: { type: 'integer', minimum: 1, maximum: 120, default: 30, description: 'Execution timeout in seconds' },
         },
         required: ['code'],

@@ -299,7 +299,7 @@ describe.concurrent('names and modules', SUITE, () => {
         ['everything', 'demo_server'],
         false,
         [
-          'MCPError', 'ToolCallDenied', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers',
+          'MCPError', 'ToolCallDenied', 'call_tool', 'capability_summary', 'describe_server', 'discovered_servers', 'end_session',
           'list_loaded_server_metadata', 'list_servers', 'list_servers_sync', 'list_tools', 'list_tools_sync',
           'query_tool_docs', 'query_tool_docs_sync', 'search_tool_docs', 'search_tool_docs_sync',
         ],

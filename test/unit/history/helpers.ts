@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Artifact, RefusedArtifact } from '../../../shared/artifacts.js';
 import type { ClientInfo, EngineEvent, ExecutionResult, ExecutionSummary, ExitReason, ToolCallRecord } from '../../../shared/execution.js';
 import { DEFAULT_LIMITS, type Limits } from '../../../shared/limits.js';
+import type { SessionRef } from '../../../shared/sessions.js';
 import type { Logger } from '../../../electron/logger.js';
 import { HistoryStore, type HistoryStoreOptions } from '../../../electron/history/history-store.js';
 import { openDriver } from '../../../electron/history/open-driver.js';
@@ -60,6 +61,8 @@ export interface RunSpec {
   /** False for a run that never started (cancelled in the queue, runtime error): the engine's notRun. */
   started?: boolean;
   toolCalls?: Omit<ToolCallRecord, 'executionId'>[];
+  /** A session's call: its id and number. */
+  session?: SessionRef;
   limits?: Limits;
   timeoutSec?: number;
   artifacts?: Artifact[];
@@ -72,6 +75,7 @@ export function summaryOf(spec: RunSpec & { id: string }): ExecutionSummary {
     code: spec.code ?? 'print(1)',
     servers: spec.servers ?? [],
     ...(spec.client ? { client: spec.client } : {}),
+    ...(spec.session ? { session: spec.session } : {}),
     timeoutSec: spec.timeoutSec ?? 30,
     queuedAt: spec.queuedAt ?? Date.now(),
   };

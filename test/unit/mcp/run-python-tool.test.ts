@@ -1,6 +1,6 @@
 // The tool's context cost: the whole tools/list answer stays within 1 KiB, with the line on figures.
 import { describe, expect, it } from 'vitest';
-import { FIGURES_NOTE, runPythonTool } from '../../../electron/mcp/run-python-tool.js';
+import { FIGURES_NOTE, runPythonTool, SESSION_NOTE } from '../../../electron/mcp/run-python-tool.js';
 import { CAPABILITIES_TEXT } from '../../../electron/mcp/capabilities-resource.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 
@@ -17,5 +17,14 @@ describe('run_python in tools/list', () => {
     expect(FIGURES_NOTE).not.toContain('\n');
     expect(CAPABILITIES_TEXT).toContain(FIGURES_NOTE);
     expect(CAPABILITIES_TEXT).toContain('sandbar://runs/<runId>/artifacts/<name>');
+  });
+
+  it('offers `session` and says in one short line that it keeps state; the resource says how to go on and end', () => {
+    const tool = runPythonTool(DEFAULT_LIMITS);
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('session');
+    expect(tool.description).toContain(SESSION_NOTE);
+    expect(SESSION_NOTE).not.toContain('\n');
+    expect(CAPABILITIES_TEXT).toContain('session: <id>');
+    expect(CAPABILITIES_TEXT).toContain('runtime.end_session()');
   });
 });

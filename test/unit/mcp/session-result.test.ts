@@ -1,0 +1,44 @@
+// A session call's result shape and who a session answers to.
+import { describe, expect, it } from 'vitest';
+import { callerCredential, clientTokenAuth } from '../../../electron/mcp/caller.js';
+import { withSession } from '../../../electron/mcp/session-result.js';
+import { checkRunPythonArgs } from '../../../electron/mcp/run-python-args.js';
+
+const id = 'c0ffee'.padEnd(32, '0');
+
+describe('session results', () => {
+  it('puts `session: <id>` first, keeps the rest, and adds structuredContent.session', () => {
+    const shaped = withSession(
+      { content: [{ type: 'text', text: 'hello' }, { type: 'image', data: 'AA==', mimeType: 'image/png' }], structuredContent: { status: 'success' }, isError: false },
+      { id, calls: 3, idleExpiresInSec: 600 },
+    );
+    expect(shaped.content[0]).toEqual({ type: 'text', text: `session: ${id}\nhello` });
+    expect(shaped.content[1]).toMatchObject({ type: 'image' });
+    expect(shaped.structuredContent).toEqual({ status: 'success', session: { id, calls: 3, idleExpiresInSec: 600 } });
+  });
+
+  it('says on the second line why a call ended its session, and adds no structuredContent where there was none', () => {
+    const shaped = withSession({ content: [{ type: 'text', text: 'status: timeout' }], isError: true }, { id, calls: 0, idleExpiresInSec: 0, ended: 'its call 2 timed out' });
+    expect((shaped.content[0] as { text: string }).text.split('\n')).toEqual([`session: ${id}`, 'session ended: its call 2 timed out', 'status: timeout']);
+    expect(shaped).not.toHaveProperty('structuredContent');
+    expect(shaped.isError).toBe(true);
+  });
+
+  it('binds to the caller: a fingerprint of the bearer token over HTTP, else the stdio connection', () => {
+    const a = callerCredential(clientTokenAuth('a'.repeat(64)), 'c1');
+    const b = callerCredential(clientTokenAuth('b'.repeat(64)), 'c1');
+    expect(a).toMatch(/^client-token:[0-9a-f]{32}$/);
+    expect(a).not.toContain('a'.repeat(64));
+    expect(a).not.toBe(b);
+    expect(callerCredential(clientTokenAuth('a'.repeat(64)), 'c2')).toBe(a);
+    expect(callerCredential(undefined, 'c1')).toBe('stdio:c1');
+    expect(callerCredential(undefined, 'c2')).not.toBe(callerCredential(undefined, 'c1'));
+  });
+
+  it('takes `session` as a string only (the registry judges its value)', () => {
+    const limits = { maxTimeoutSec: 120, maxCodeBytes: 1024 };
+    expect(checkRunPythonArgs({ code: 'x', session: 'new' }, limits)).toMatchObject({ ok: true, session: 'new' });
+    expect(checkRunPythonArgs({ code: 'x' }, limits)).toMatchObject({ ok: true, session: undefined });
+    expect(checkRunPythonArgs({ code: 'x', session: ['new'] }, limits)).toEqual({ ok: false, kind: 'schema', message: "Input validation error: ['new'] is not of type 'string'" });
+  });
+});
