@@ -3,20 +3,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { apiCall, e2e, launchChromium, mcpClient, openPanel, pageErrors, resultText, screenshot, startServe, type Served } from './harness.js';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { apiCall, e2e, pageErrors, panelAndAgent, resultText, screenshot } from './harness.js';
 
 const FIXTURE = path.resolve('test/fixtures/effects-mcp-server.mjs');
 const code = (name: string) =>
   ['from mcp.runtime import ToolCallDenied', 'try:', `    r = await mcp_effects.delete_item(name="${name}")`, '    print(r["content"][0]["text"])', 'except ToolCallDenied as e:', '    print("denied:", e)'].join('\n');
 
 describe.skipIf(!e2e.available)('panel: approvals', () => {
-  let served: Served;
-  let browser: Browser;
-  let page: Page;
-  let client: Client;
   const effectsFile = path.join(mkdtempSync(path.join(tmpdir(), 'sandbar-e2e-effects-')), 'effects.json');
   const deletes = () => {
     try {
@@ -25,51 +19,40 @@ describe.skipIf(!e2e.available)('panel: approvals', () => {
       return 0;
     }
   };
-
-  beforeAll(async () => {
-    served = await startServe({ mcpServers: { effects: { command: process.execPath, args: [FIXTURE], env: { EFFECTS_FILE: effectsFile } } } });
-    browser = await launchChromium();
-    page = await openPanel(browser, served);
-    client = await mcpClient(served, 'e2e-agent');
-  });
-  afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await served?.stop();
-  });
+  const env = panelAndAgent({ mcpServers: { effects: { command: process.execPath, args: [FIXTURE], env: { EFFECTS_FILE: effectsFile } } } });
 
   it('shows the waiting call in Live; Allow once lets it through, Deny refuses it', async () => {
     onTestFailed(async () => {
-      await screenshot(page, 'approvals-failed');
+      await screenshot(env.page, 'approvals-failed');
     });
-    await page.goto(`${served.baseUrl}/#/live`);
-    const run = (name: string) => client.callTool({ name: 'run_python', arguments: { code: code(name), servers: ['effects'] } }, undefined, { timeout: 120_000 });
+    await env.page.goto(`${env.served.baseUrl}/#/live`);
+    const run = (name: string) => env.client.callTool({ name: 'run_python', arguments: { code: code(name), servers: ['effects'] } }, undefined, { timeout: 120_000 });
 
     const allowed = run('first');
-    const question = page.getByRole('article', { name: 'effects/delete_item' });
+    const question = env.page.getByRole('article', { name: 'effects/delete_item' });
     await question.waitFor({ timeout: 60_000 });
     await expect.poll(() => question.textContent()).toContain('"name": "first"');
     // The line of the code that made the call, as the agent reported it.
     expect(await question.locator('.approval-code').textContent()).toBe('line 3: r = await mcp_effects.delete_item(name="first")');
     expect(deletes()).toBe(0);
-    await screenshot(page, 'approvals-waiting');
+    await screenshot(env.page, 'approvals-waiting');
     await question.getByRole('button', { name: 'Allow once' }).click();
     expect(resultText(await allowed)).toBe('deleted first (1)');
     await question.waitFor({ state: 'detached', timeout: 20_000 });
 
     const denied = run('second');
     await question.waitFor({ timeout: 60_000 });
-    const [waiting] = await apiCall<{ runId: string }[]>(served, 'approvals.list');
+    const [waiting] = await apiCall<{ runId: string }[]>(env.served, 'approvals.list');
     await question.getByRole('button', { name: 'Deny' }).click();
     expect(resultText(await denied)).toMatch(/^denied: effects\/delete_item was denied/);
     expect(deletes()).toBe(1);
 
     // The decision is recorded with the run and listed in its History detail.
-    await page.goto(`${served.baseUrl}/#/history/${waiting!.runId}`);
-    const decisions = page.getByRole('list', { name: 'Approval decisions' });
+    await env.page.goto(`${env.served.baseUrl}/#/history/${waiting!.runId}`);
+    const decisions = env.page.getByRole('list', { name: 'Approval decisions' });
     await decisions.waitFor({ timeout: 20_000 });
     expect(await decisions.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/^denied effects\/delete_item by panel, /)]);
-    await screenshot(page, 'approvals-history');
-    expect(pageErrors(page)).toEqual([]);
+    await screenshot(env.page, 'approvals-history');
+    expect(pageErrors(env.page)).toEqual([]);
   });
 });

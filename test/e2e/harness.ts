@@ -3,8 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { inject } from 'vitest';
-import { startServe as startServeProcess, type Served } from './serve-process.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { launchChromium, mcpClient, startServe as startServeProcess, type Served } from './serve-process.js';
 
 export { apiCall, launchChromium, mcpClient, type Served } from './serve-process.js';
 export const e2e = inject('e2e');
@@ -13,6 +14,34 @@ export const ARTIFACTS = path.resolve('test/e2e/artifacts');
 
 export function startServe(settings: Record<string, unknown> = {}): Promise<Served> {
   return startServeProcess({ image: sandbox.image, settings });
+}
+
+export interface PanelAndAgent {
+  served: Served;
+  browser: Browser;
+  page: Page;
+  client: Client;
+}
+
+/**
+ * For one describe block: a served Sandbar (with these settings), its panel open in Chromium and an MCP
+ * client ('e2e-agent') connected, started before the block's tests and stopped after them. The fields are
+ * set once the block starts.
+ */
+export function panelAndAgent(settings: Record<string, unknown> = {}): PanelAndAgent {
+  const env = {} as PanelAndAgent;
+  beforeAll(async () => {
+    env.served = await startServe(settings);
+    env.browser = await launchChromium();
+    env.page = await openPanel(env.browser, env.served);
+    env.client = await mcpClient(env.served, 'e2e-agent');
+  });
+  afterAll(async () => {
+    await env.client?.close();
+    await env.browser?.close();
+    await env.served?.stop();
+  });
+  return env;
 }
 
 export async function openPanel(browser: Browser, served: Served, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {

@@ -1,10 +1,8 @@
 // Sessions in the panel (issue 15): a session opened through run_python with `session: "new"` appears in
 // Live with its calls; End ends it (the list empties and the next call with its id fails); History shows
 // its calls under the session's label and lists them alone on request.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { apiCall, e2e, launchChromium, mcpClient, openPanel, pageErrors, resultText, screenshot, startServe, type Served } from './harness.js';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { apiCall, e2e, pageErrors, panelAndAgent, resultText, screenshot } from './harness.js';
 
 interface CallResult {
   isError?: boolean;
@@ -20,61 +18,46 @@ function sessionIdOf(result: CallResult): string {
 }
 
 describe.skipIf(!e2e.available)('panel: sessions', () => {
-  let served: Served;
-  let browser: Browser;
-  let page: Page;
-  let client: Client;
+  const env = panelAndAgent();
   let id = '';
-  const call = (code: string, session: string) => client.callTool({ name: 'run_python', arguments: { code, session } }, undefined, { timeout: 120_000 }) as Promise<CallResult>;
-
-  beforeAll(async () => {
-    served = await startServe();
-    browser = await launchChromium();
-    page = await openPanel(browser, served);
-    client = await mcpClient(served, 'e2e-agent');
-  });
-  afterAll(async () => {
-    await client?.close();
-    await browser?.close();
-    await served?.stop();
-  });
+  const call = (code: string, session: string) => env.client.callTool({ name: 'run_python', arguments: { code, session } }, undefined, { timeout: 120_000 }) as Promise<CallResult>;
 
   it('a session opened by run_python appears in Live with its calls; End ends it and its id stops working', async () => {
     onTestFailed(async () => {
-      await screenshot(page, 'sessions-failed');
+      await screenshot(env.page, 'sessions-failed');
     });
-    await page.goto(`${served.baseUrl}/#/live`);
+    await env.page.goto(`${env.served.baseUrl}/#/live`);
     const opened = await call('x = 41\nprint("opened")', 'new');
     expect(opened.isError ?? false).toBe(false);
     id = sessionIdOf(opened);
     const next = await call('x += 1\nprint(x)', id);
     expect(resultText(next)).toContain('42');
 
-    const row = page.getByRole('listitem', { name: `Session ${id.slice(0, 8)} from e2e-agent 1.0.0` });
+    const row = env.page.getByRole('listitem', { name: `Session ${id.slice(0, 8)} from e2e-agent 1.0.0` });
     await row.waitFor({ timeout: 30_000 });
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('2 calls');
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/ends if idle in \d+:\d\d/);
     expect(await row.textContent()).toContain('paused');
-    expect((await apiCall<{ id: string }[]>(served, 'sessions.list')).map((s) => s.id)).toEqual([id]);
-    await screenshot(page, 'sessions-live');
+    expect((await apiCall<{ id: string }[]>(env.served, 'sessions.list')).map((s) => s.id)).toEqual([id]);
+    await screenshot(env.page, 'sessions-live');
 
     await row.getByRole('button', { name: `End session ${id.slice(0, 8)}` }).click();
     await row.waitFor({ state: 'detached', timeout: 20_000 });
-    await expect.poll(() => page.getByRole('heading', { name: /^Sessions/ }).count(), { timeout: 10_000 }).toBe(0);
-    expect(await apiCall<unknown[]>(served, 'sessions.list')).toEqual([]);
+    await expect.poll(() => env.page.getByRole('heading', { name: /^Sessions/ }).count(), { timeout: 10_000 }).toBe(0);
+    expect(await apiCall<unknown[]>(env.served, 'sessions.list')).toEqual([]);
 
     const after = await call('print(x)', id);
     expect(after.isError).toBe(true);
     expect(resultText(after)).toMatch(/session/i);
     expect(resultText(after)).toMatch(/closed|ended|unknown|expired/i);
-    expect(pageErrors(page)).toEqual([]);
+    expect(pageErrors(env.page)).toEqual([]);
   });
 
   it('History labels the session’s calls and lists them alone on request', async () => {
     expect(id).toMatch(/^[0-9a-f]{32}$/);
-    await client.callTool({ name: 'run_python', arguments: { code: 'print("not in a session")' } });
-    await page.goto(`${served.baseUrl}/#/history`);
-    const grid = page.getByRole('grid', { name: 'Execution history' });
+    await env.client.callTool({ name: 'run_python', arguments: { code: 'print("not in a session")' } });
+    await env.page.goto(`${env.served.baseUrl}/#/history`);
+    const grid = env.page.getByRole('grid', { name: 'Execution history' });
     const rows = grid.locator('[role="rowgroup"].hist-body [role="row"][data-id]');
     // Two session calls and one plain run (a third row if the refused call after End is recorded).
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
@@ -87,9 +70,9 @@ describe.skipIf(!e2e.available)('panel: sessions', () => {
     const texts = await rows.allTextContents();
     expect(texts.every((t) => t.includes(`session ${short}`))).toBe(true);
     expect(texts.some((t) => t.includes('not in a session'))).toBe(false);
-    await screenshot(page, 'sessions-history');
-    await page.getByRole('button', { name: 'Show all runs' }).click();
+    await screenshot(env.page, 'sessions-history');
+    await env.page.getByRole('button', { name: 'Show all runs' }).click();
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
-    expect(pageErrors(page)).toEqual([]);
+    expect(pageErrors(env.page)).toEqual([]);
   });
 });
