@@ -225,7 +225,11 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
           if (change.changed.includes('httpPort') && change.settings.httpPort !== endpoint.port) void relisten(change.settings.httpPort);
           if (change.changed.some((c) => ['image', 'seccomp', 'ociRuntime', 'runtime'].includes(c))) void health.probe().catch(() => {});
         }),
-        core.sessions?.subscribe(() => broadcast('sessions.changed', { sessions: core.sessions?.list() ?? [] })) ?? (() => {}),
+        // Each change carries fresh memory figures: otherwise a session opened after the panel loaded would
+        // show none until the next full list. The list is taken after the sample, so it is never older.
+        core.sessions?.subscribe(() => {
+          void core.sessions?.refreshMemory().finally(() => broadcast('sessions.changed', { sessions: core.sessions?.list() ?? [] }));
+        }) ?? (() => {}),
         core.engine.subscribe((event) => {
           if (event.type === 'serverStateChanged') broadcast('server.state', { servers: core.servers.status() });
           if (event.type === 'approvalRequested') broadcast('approvals.changed', { pending: core.approvals.broker.list() });

@@ -38,6 +38,8 @@ describe.skipIf(!e2e.available)('panel: sessions', () => {
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('2 calls');
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/ends if idle in \d+:\d\d/);
     expect(await row.textContent()).toContain('paused');
+    // Opened after the panel loaded: its memory arrives with the change events, not only with a full list.
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/\d[\d.]* ?[KMG]i?B in use/);
     expect((await apiCall<{ id: string }[]>(env.served, 'sessions.list')).map((s) => s.id)).toEqual([id]);
     await screenshot(env.page, 'sessions-live');
 
