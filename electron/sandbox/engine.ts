@@ -10,10 +10,12 @@ import { CliBackend, isSandboxBackend } from './cli-backend.js';
 import { newOwner, type ContainerSpec, type Owner } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './execution.js';
+import { notRunResult } from './exit-classifier.js';
 import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './sandbox-container.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
-import { buildFontList, DEFAULT_PRELOAD, FontListCache, PreloadUsage } from './warm-imports.js';
+import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
+import { ImageAwareCreator } from './image-aware-creator.js';
 import { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type SessionBinding } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type SessionBinding };
@@ -59,8 +61,7 @@ export class Engine {
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
   private stopped = false;
   private pausedFlag = false;
-  private readonly fontLists: FontListCache;
-  private readonly imageKeys = new Map<string, string>();
+  private readonly creator: ImageAwareCreator;
   private readonly preloadUsage = new PreloadUsage();
 
   constructor(
@@ -70,10 +71,10 @@ export class Engine {
   ) {
     this.config = config;
     this.owner = options.owner ?? newOwner();
-    this.fontLists = new FontListCache(options.fontCacheDir);
+    this.creator = new ImageAwareCreator(options, (container, backend) => this.madeBy.set(container, backend));
     // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
     this.backendInUse = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
-    this.pool = new WarmPool(this.creator(this.backendInUse), (containers) => this.destroy(containers), {
+    this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: config.limits.maxTimeoutSec + (config.sessionMaxSec ?? 0),
@@ -123,41 +124,9 @@ export class Engine {
     if (backend === this.backendInUse) return;
     void this.backendInUse.sharedPool?.dispose().catch(() => {});
     this.backendInUse = backend;
-    this.pool.setBackend(this.creator(backend));
+    this.pool.setBackend(this.creator.for(backend));
     if (!this.stopped) this.configurePool();
     void reapOrphans(backend, this.owner).catch(() => {});
-  }
-
-  private creator(backend: SandboxBackend): Pick<SandboxBackend, 'create'> {
-    return {
-      create: async (spec, options = {}) => {
-        // Pooled containers import the preloads while they wait, and get the image's font list (built
-        // once, on the first fill); a cold start never waits for a build or a lookup: it takes the list if
-        // one is known (kept on disk by an earlier pool), and learns the image's key for the next start.
-        const warm = options.warm === true;
-        const key = warm ? await this.imageKey(backend, spec.image) : this.imageKeys.get(`${backend.kind}:${spec.image}`);
-        if (!warm && !key && !this.options.oneShot) void this.imageKey(backend, spec.image).catch(() => {});
-        const fonts = !key ? undefined : warm ? await this.fontLists.get(key, () => buildFontList(backend, spec)) : this.fontLists.peek(key);
-        const preload = warm ? spec.preload : undefined;
-        const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });
-        this.madeBy.set(container, backend);
-        return container;
-      },
-    };
-  }
-
-  /**
-   * What per-image caches are keyed by: the image id where the backend sees one, else the reference.
-   * Looked up once per image and engine config (a pooled start asks; cold starts only read it).
-   */
-  private async imageKey(backend: SandboxBackend, image: string): Promise<string> {
-    const ref = `${backend.kind}:${image}`;
-    let key = this.imageKeys.get(ref);
-    if (!key) {
-      key = `${backend.kind}:${(await backend.imageId?.(image).catch(() => null)) ?? `ref:${image}`}`;
-      this.imageKeys.set(ref, key);
-    }
-    return key;
   }
 
   get currentConfig(): EngineConfig {
@@ -167,7 +136,7 @@ export class Engine {
   /** Limits, image or pool changes apply to the next run; the pool drains and refills if needed. */
   updateConfig(patch: Partial<EngineConfig>): void {
     this.config = { ...this.config, ...patch };
-    this.imageKeys.clear(); // an image rebuilt under the same tag gets its own font list
+    this.creator.forgetImages();
     this.configurePool();
     this.pump();
   }
@@ -232,9 +201,9 @@ export class Engine {
     const queuedAhead = this.queue.length;
     this.queue.push(job);
     this.emit({ type: 'queued', execution: summary, position: this.queue.length - 1 + this.running.size });
-    if (busy) this.finish(job, this.notRun(job, 'runtime_error', busyMessage(queuedAhead, limit)));
-    else if (this.stopped) this.finish(job, this.notRun(job, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
-    else if (this.pausedFlag) this.finish(job, this.notRun(job, 'runtime_error', PAUSED_MESSAGE));
+    if (busy) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', busyMessage(queuedAhead, limit)));
+    else if (this.stopped) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
+    else if (this.pausedFlag) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', PAUSED_MESSAGE));
     else this.pump();
     return { id, result };
   }
@@ -243,7 +212,7 @@ export class Engine {
   cancel(id: string): boolean {
     const queued = this.queue.find((j) => j.summary.id === id);
     if (queued) {
-      this.finish(queued, this.notRun(queued, 'cancelled', 'Execution cancelled before it started'));
+      this.finish(queued, notRunResult(queued.summary, queued.limits, 'cancelled', 'Execution cancelled before it started'));
       return true;
     }
     const job = this.running.get(id);
@@ -255,7 +224,7 @@ export class Engine {
   /** Stops accepting work, cancels what is queued, gives running work `graceMs`, then kills everything. */
   async dispose(graceMs = 5000): Promise<void> {
     this.stopped = true;
-    for (const job of [...this.queue]) this.finish(job, this.notRun(job, 'cancelled', 'Sandbar shut down before the run started'));
+    for (const job of [...this.queue]) this.finish(job, notRunResult(job.summary, job.limits, 'cancelled', 'Sandbar shut down before the run started'));
     const running = [...this.running.values()];
     const settled = Promise.all(running.map((j) => j.result.then(() => undefined)));
     const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
@@ -299,7 +268,7 @@ export class Engine {
   private async execute(job: Job): Promise<void> {
     const { id } = job.summary;
     if (job.abort.signal.aborted) {
-      this.finish(job, this.notRun(job, 'cancelled', 'Execution cancelled before it started'));
+      this.finish(job, notRunResult(job.summary, job.limits, 'cancelled', 'Execution cancelled before it started'));
       return;
     }
     let container: SandboxContainer;
@@ -318,7 +287,7 @@ export class Engine {
         }
       }
     } catch (err) {
-      const result = this.notRun(job, 'runtime_error', errorMessage(err));
+      const result = notRunResult(job.summary, job.limits, 'runtime_error', errorMessage(err));
       job.sessionTold = true;
       session?.afterRun(null, result, null);
       this.finish(job, result);
@@ -381,25 +350,6 @@ export class Engine {
     } finally {
       this.inUse.delete(container);
     }
-  }
-
-  private notRun(job: Job, exitReason: 'cancelled' | 'runtime_error', message: string): ExecutionResult {
-    return {
-      id: job.summary.id,
-      exitReason,
-      exitCode: null,
-      stdout: '',
-      stderr: '',
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      message,
-      timeoutSec: job.summary.timeoutSec,
-      limits: job.limits,
-      queuedAt: job.summary.queuedAt,
-      startedAt: null,
-      finishedAt: Date.now(),
-      durationMs: 0,
-    };
   }
 
   private finish(job: Job, result: ExecutionResult): void {

@@ -1,6 +1,6 @@
-// Turns how a run ended into an exit reason and a sentence a person understands.
-import type { ExitReason, Stream } from '../../shared/execution.js';
-import { formatBytes } from '../../shared/limits.js';
+// Turns how a run ended (or that it never started) into an exit reason and a sentence a person understands.
+import type { ExecutionResult, ExecutionSummary, ExitReason, Stream } from '../../shared/execution.js';
+import { formatBytes, type Limits } from '../../shared/limits.js';
 import type { ProcessExit } from './command.js';
 
 /** Why the host stopped a run itself, if it did. */
@@ -57,4 +57,24 @@ export function classifyExit(facts: EndFacts): Classified {
   }
   if (processCode === 0) return { exitReason: 'success', exitCode: 0 };
   return { exitReason: 'error', exitCode: processCode, message: `Sandbox exited with code ${processCode}` };
+}
+
+/** The result of a run that never started (refused, cancelled while queued, or its sandbox failed to start). */
+export function notRunResult(summary: ExecutionSummary, limits: Limits, exitReason: 'cancelled' | 'runtime_error', message: string): ExecutionResult {
+  return {
+    id: summary.id,
+    exitReason,
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    message,
+    timeoutSec: summary.timeoutSec,
+    limits,
+    queuedAt: summary.queuedAt,
+    startedAt: null,
+    finishedAt: Date.now(),
+    durationMs: 0,
+  };
 }

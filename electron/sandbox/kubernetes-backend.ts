@@ -2,8 +2,6 @@
 // container's stdin/stdout over the attach WebSocket; the exit reason comes from `terminated.reason`.
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { createRequire } from 'node:module';
-import type * as K8sModule from '@kubernetes/client-node';
 import type { Attach, CoreV1Api, KubeConfig, V1Pod, Watch } from '@kubernetes/client-node';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { BackendCapabilities, SandboxBackend, SandboxExit, SharedWarmPool } from './backend.js';
@@ -17,19 +15,9 @@ import { denyAllNetworkPolicy, labelValue, MANAGED_BY, OWNED_SELECTOR, podManife
 import { probeWith, type ProbeResult } from './probe.js';
 import { hashLabel, KubernetesWarmPods, LABEL_SPEC, LABEL_WARM, type WarmPodApi } from './kubernetes-warm-pods.js';
 import { exitFromPod, STUCK, watchPod, type PodState } from './kubernetes-pod-state.js';
+import { isConflict, isNotFound, k8s } from './kubernetes-client.js';
 import { agentSandboxApi, AgentSandboxPool, agentSandboxVersion, EXTENSIONS_GROUP, EXTENSIONS_VERSION, LABEL_CLAIM } from './agent-sandbox.js';
 import type { SandboxContainer } from './sandbox-container.js';
-
-type KubernetesClient = typeof K8sModule;
-let loadedClient: KubernetesClient | undefined;
-/**
- * The client library takes most of a second to load, so only a kubernetes runtime pays for it: every
- * other command (run, doctor, serve) starts without it. Loaded synchronously (require of an ES module,
- * Node 20.19+), because backends are chosen synchronously.
- */
-function k8s(): KubernetesClient {
-  return (loadedClient ??= createRequire(import.meta.url)('@kubernetes/client-node') as KubernetesClient);
-}
 
 export interface KubernetesOptions {
   namespace: string;
@@ -42,17 +30,6 @@ export interface KubernetesOptions {
   /** Warm pods: how long one may sit idle before it is replaced, and how often the pool is re-read. */
   warmPods?: { maxIdleMs: number; resyncMs: number };
 }
-
-/** Loads a kubeconfig file, or the default chain (KUBECONFIG, ~/.kube/config, in-cluster). */
-export function loadKubeConfig(file: string | null): KubeConfig {
-  const kc = new (k8s().KubeConfig)();
-  if (file) kc.loadFromFile(file);
-  else kc.loadFromDefault();
-  return kc;
-}
-
-const isNotFound = (err: unknown) => (err as { code?: number }).code === 404;
-const isConflict = (err: unknown) => (err as { code?: number }).code === 409;
 
 /** Sandbar's profile as installed on the nodes, under the kubelet's seccomp root (docs/KUBERNETES.md). */
 export const KUBE_SECCOMP_PROFILE = 'sandbar/sandbar-seccomp.json';
