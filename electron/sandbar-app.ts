@@ -14,7 +14,7 @@ import { HttpApi } from './http/http-api.js';
 import { ImagePuller } from './control/image-puller.js';
 import { LiveMonitor } from './control/live-monitor.js';
 import { PanelFiles } from './http/panel-files.js';
-import { submitAsPanel } from './control/panel-runs.js';
+import { startAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
 import { withChecks } from './health/with-checks.js';
@@ -99,11 +99,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         serversCheck(core.servers.status()),
       ]);
     },
-    quickState: async () => {
-      core.runtime.reset();
-      await core.runtime.resolve();
-      return { runtime: true, image: await core.runtime.imageExists(core.settings.image) };
-    },
+    quickState: () => core.engine.backend.quickHealth(core.settings.image),
     onChange: (report) => broadcast('health.changed', report),
     log,
     ...(options.healthIntervalMs ? { intervalMs: options.healthIntervalMs } : {}),
@@ -114,12 +110,13 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onPulled: () => void health.probe().catch(() => {}),
   });
   const routes: ExtraRoute[] = [];
-  const held = heldRunsFor(core, log);
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history };
+  const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
     token: () => tokens.client,
-    createServer: () => createMcpServer(mcpDeps(core, 'http', log)),
-    createModernServer: () => createModernMcpServer({ ...mcpDeps(core, 'http', log), held }),
+    createServer: () => createMcpServer(mcpDeps(mcp, 'http', log)),
+    createModernServer: () => createModernMcpServer({ ...mcpDeps(mcp, 'http', log), held }),
     log,
     routes,
   });
@@ -169,7 +166,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       },
     },
     ...(options.confirmHostExec ? { confirmHostExec: options.confirmHostExec } : {}),
-    rerun: (run) => submitAsPanel(core, run),
+    rerun: (run) => startAsPanel(core.runs, run),
     previewFlags: (limits) => core.engine.previewArgs(limits),
     probeTiers: () => (tiersInFlight ??= probeTiers().finally(() => (tiersInFlight = undefined))),
   });

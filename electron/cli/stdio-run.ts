@@ -39,8 +39,9 @@ export async function runStdio(options: {
   await core.start();
   core.watchServers();
   // One connection, one caller: both revisions' handlers see the same credential (mcp/caller.ts).
-  const deps = mcpDeps(core, 'stdio', log, newConnectionId());
-  const held = heldRunsFor(core, log);
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history };
+  const deps = mcpDeps(mcp, 'stdio', log, newConnectionId());
+  const held = heldRunsFor(mcp, log);
   const servers: Closable[] = [];
   const made = <S extends Closable>(server: S): S => (servers.push(server), server);
   const serving = serveStdioEitherRevision({

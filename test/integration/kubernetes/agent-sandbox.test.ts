@@ -21,7 +21,7 @@ describe('Kubernetes backend with agent-sandbox CRDs', () => {
   const config = { ...DEFAULT_ENGINE_CONFIG, image: 'localhost/sandbar-python:test', poolSize: 1, seccomp: 'runtime-default' as const };
   const engineOn = async (overrides: Partial<typeof config> = {}) => {
     const b = new KubernetesBackend(kc, { namespace: 'crd', startTimeoutMs: 15_000 }, newOwner(), agentBootModules);
-    const engine = new Engine(b, { ...config, ...overrides }, { owner: b.owner });
+    const engine = new Engine(b, { ...config, ...overrides });
     engines.push(engine);
     await engine.start();
     return { b, engine };

@@ -20,7 +20,7 @@ describe('Kubernetes backend through the real client and a fake API server', () 
   const backend = (options: { seccompLocalhostProfile?: string } = {}) =>
     new KubernetesBackend(kc, { namespace: 'sandbar-test', startTimeoutMs: 15_000, ...options }, newOwner(), agentBootModules);
   const engineOn = async (b: KubernetesBackend, overrides: Partial<typeof config> = {}) => {
-    const engine = new Engine(b, { ...config, ...overrides }, { owner: b.owner });
+    const engine = new Engine(b, { ...config, ...overrides });
     engines.push(engine);
     await engine.start();
     return engine;
