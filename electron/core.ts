@@ -25,7 +25,7 @@ import { packageRuntimeOf } from './packages/package-runtime.js';
 import { RunService } from './runs/run-service.js';
 import { seccompProfileFor } from './sandbox/seccomp-profile.js';
 import { fileFactsCache } from './sandbox/cli/runtime-facts-cache.js';
-import { engineConfigOf } from './settings/env-config.js';
+import { engineConfigOf } from './sandbox/engine-config.js';
 import { PACKAGES_DIR, sandbarHome } from './settings/paths.js';
 import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';

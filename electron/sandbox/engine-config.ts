@@ -1,6 +1,7 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
 import type { Limits } from '../../shared/limits.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
 import type { ContainerSpec } from './backend.js';
 import type { ExecutionResult } from '../../shared/execution.js';
@@ -105,3 +106,22 @@ export function containerSpecOf(config: EngineConfig, inUse: readonly string[] =
     ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
   };
 }
+
+/** The engine's configuration from resolved settings. */
+export function engineConfigOf(settings: Settings): EngineConfig {
+  return {
+    limits: settings.limits,
+    image: settings.image,
+    poolSize: settings.poolSize,
+    concurrency: settings.concurrency,
+    seccomp: settings.seccomp,
+    ociRuntime: settings.ociRuntime,
+    queueLimit: settings.queueLimit,
+    maxToolCallsInFlight: settings.maxToolCallsInFlight,
+    preload: settings.preload,
+    sessionMaxSec: settings.sessionMaxSec,
+    artifactCaps: { imageCapBytes: settings.imageCapBytes, maxFiles: settings.artifactMaxFiles, maxBytes: settings.artifactMaxBytes },
+  };
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = engineConfigOf(DEFAULT_SETTINGS);

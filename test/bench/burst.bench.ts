@@ -6,7 +6,7 @@ import { newOwner } from '../../electron/sandbox/backend.js';
 import { readFileSync } from 'node:fs';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';

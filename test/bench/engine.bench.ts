@@ -10,7 +10,7 @@ import { buildContainerArgs } from '../../electron/sandbox/cli/container-args.js
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
 import { seccompProfileFor } from '../../electron/sandbox/seccomp-profile.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
 const run = promisify(execFile);

@@ -17,7 +17,7 @@ import { createMcpServer } from '../../electron/mcp/server-factory.js';
 import { ServerManager } from '../../electron/proxy/server-manager.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 

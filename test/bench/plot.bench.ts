@@ -19,7 +19,7 @@ import { ServerManager } from '../../electron/proxy/server-manager.js';
 import { BOOTSTRAP_SOURCE } from '../../electron/sandbox/agent/bootstrap.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine, type EngineConfig } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 

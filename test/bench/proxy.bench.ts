@@ -12,7 +12,7 @@ import { ServerManager } from '../../electron/proxy/server-manager.js';
 import type { RpcHandler } from '../../electron/sandbox/run/execution.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { ms, percentile, sleep } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';

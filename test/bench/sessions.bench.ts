@@ -20,7 +20,7 @@ import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.j
 import { Engine } from '../../electron/sandbox/engine.js';
 import { engineSandboxes } from '../../electron/sessions/engine-sandboxes.js';
 import { SessionRegistry } from '../../electron/sessions/session-registry.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 

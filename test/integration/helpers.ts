@@ -5,7 +5,7 @@ import { newOwner } from '../../electron/sandbox/backend.js';
 import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';
 
 export const sandbox = inject('sandbox');

@@ -7,7 +7,7 @@ import { agentBootModules } from '../../../electron/sandbox/agent/bootstrap.js';
 import { newOwner } from '../../../electron/sandbox/backend.js';
 import { containerSpecOf, Engine } from '../../../electron/sandbox/engine.js';
 import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import { AppError } from '../../../shared/errors.js';
 import { waitFor } from '../helpers.js';
 import { FakeKubeApi } from './fake-api-server.js';

@@ -10,7 +10,7 @@ import { containerSpecOf, Engine } from '../../../electron/sandbox/engine.js';
 import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
 import { selectOrphans } from '../../../electron/sandbox/reaper.js';
 import type { SandboxContainer } from '../../../electron/sandbox/run/sandbox-container.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import { waitFor } from '../helpers.js';
 import { FakeKubeApi } from './fake-api-server.js';
 

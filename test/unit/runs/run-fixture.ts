@@ -6,7 +6,7 @@ import { RunService } from '../../../electron/runs/run-service.js';
 import type { BackendFeatures } from '../../../electron/sandbox/backend.js';
 import { Engine, type EngineConfig } from '../../../electron/sandbox/engine.js';
 import { ToolCallDeniedError } from '../../../electron/sandbox/run/execution.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import { engineSandboxes } from '../../../electron/sessions/engine-sandboxes.js';
 import { SessionRegistry } from '../../../electron/sessions/session-registry.js';
 import { FakeBackend } from './fake-backend.js';
