@@ -1,5 +1,5 @@
 // Plausible data for the dev-only fake API (`?fake`): enough to look at every view without a server.
-import type { ClientView, EndpointInfo, FinishedExecution, RunningExecution, ServerView, SettingsView } from '../../shared/contract.js';
+import type { ClientView, DiffHunk, EndpointInfo, FinishedExecution, RunningExecution, ServerView, SettingsView } from '../../shared/contract.js';
 import type { ExecutionSummary } from '../../shared/execution.js';
 import type { HealthReport } from '../../shared/health.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';
@@ -207,25 +207,30 @@ export function fakeClients(): ClientView[] {
   ];
 }
 
-export const FAKE_DIFF = `Index: ~/.config/Claude/claude_desktop_config.json
-===================================================================
---- ~/.config/Claude/claude_desktop_config.json
-+++ ~/.config/Claude/claude_desktop_config.json
-@@ -1,7 +1,11 @@
- {
-   "mcpServers": {
-     "github": {
-       "command": "npx",
-       "args": ["-y", "@modelcontextprotocol/server-github"]
--    }
-+    },
-+    "sandbar": {
-+      "command": "/opt/Sandbar/sandbar",
-+      "args": ["--stdio"]
-+    }
-   }
- }
-`;
+/** A preview's hunks, as the server sends them (tokens masked). */
+export const FAKE_DIFF: DiffHunk[] = [
+  {
+    oldStart: 1,
+    oldLines: 7,
+    newStart: 1,
+    newLines: 11,
+    lines: [
+      " {",
+      "   \"mcpServers\": {",
+      "     \"github\": {",
+      "       \"command\": \"npx\",",
+      "       \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"]",
+      "-    }",
+      "+    },",
+      "+    \"sandbar\": {",
+      "+      \"command\": \"/opt/Sandbar/sandbar\",",
+      "+      \"args\": [\"--stdio\"]",
+      "+    }",
+      "   }",
+      " }",
+    ],
+  },
+];
 
 export const FAKE_ENDPOINT: EndpointInfo = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '~/.config/sandbar/token', panelTokenFile: '~/.config/sandbar/panel-token', sessions: 2 };
 
