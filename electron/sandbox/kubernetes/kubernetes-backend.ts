@@ -75,6 +75,7 @@ export class KubernetesBackend implements SandboxBackend {
       try {
         kc = typeof this.config === 'function' ? this.config() : this.config;
       } catch (err) {
+        if (err instanceof AppError) throw err;
         throw new AppError('runtime_failed', `Could not load the kubeconfig: ${errorMessage(err)}`);
       }
       if (!kc.getCurrentCluster()) throw new AppError('runtime_failed', 'The kubeconfig names no current cluster.');
