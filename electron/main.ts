@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, dialog, ipcMain, session } from 'electron';
+import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
 import { createCore } from './core.js';
 import { runStdio } from './cli/stdio-run.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
@@ -106,7 +106,12 @@ async function boot(): Promise<void> {
   const controller = new TrayController({
     router: sandbar.router,
     view: tray,
-    actions: { openPanel: () => panel.show(), copyText: (text) => clipboard.writeText(text), quit: () => app.quit() },
+    actions: {
+      openPanel: () => panel.show(),
+      copyText: (text) => clipboard.writeText(text),
+      openLogs: () => void shell.openPath(path.dirname(sandbar.logFile)).then((problem) => problem && log.warn(`could not open the logs: ${problem}`)),
+      quit: () => app.quit(),
+    },
     log: (message) => log.warn(message),
   });
 

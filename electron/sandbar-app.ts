@@ -19,7 +19,9 @@ import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
 import { withChecks } from './health/with-checks.js';
 import { clearInstance, writeInstance } from './instance-file.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, logToFile, type Logger } from './logger.js';
+import { LOG_FILE, LOGS_DIR, LogFile } from './log-file.js';
+import { sandbarHome } from './settings/paths.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './http/token-store.js';
 import { createMcpServer } from './mcp/server-factory.js';
@@ -49,6 +51,8 @@ export interface SandbarAppOptions {
 
 export interface SandbarApp {
   core: SandbarCore;
+  /** Where this instance writes its log ($SANDBAR_HOME/logs/sandbar.log, rotated). */
+  logFile: string;
   router: ControlRouter;
   endpoint: HttpEndpoint;
   /** Where the client token (MCP clients) and the panel token (control API, panel) are stored. */
@@ -69,13 +73,17 @@ function defaultStdioCommand(): { command: string; args: string[] } {
 export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const env = options.env ?? process.env;
   const log = options.log ?? createLogger('sandbar', env);
-  const core = createCore({ env, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
+  const logFile = path.join(sandbarHome(env), LOGS_DIR, LOG_FILE);
+  const core = createCore({ env, logFile, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
   // Two credentials: the client token opens /mcp only (it is what client configs carry); the panel token
   // opens the control API and the panel. A leaked client config can run code, never change the host.
   const clientToken = loadOrCreateToken(core.home, 'client');
   const panelToken = loadOrCreateToken(core.home, 'panel');
   for (const created of [clientToken, panelToken].filter((t) => t.created)) log.info(`created a new access token in ${created.file}`);
   const tokens: Record<TokenKind, string> = { client: clientToken.token, panel: panelToken.token };
+  // From here every logger's lines also go to the log file, with both tokens (as they are now) masked.
+  const file = new LogFile({ dir: path.dirname(logFile), secrets: () => [tokens.client, tokens.panel] });
+  const previousSink = logToFile((line) => file.write(line));
   let endpointError: string | null = null;
 
   // Monitors broadcast through the router, which is made last (it needs their methods); they only
@@ -198,6 +206,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const disposers: (() => void)[] = [];
   return {
     core,
+    logFile,
     router,
     endpoint,
     tokenFiles: { client: clientToken.file, panel: panelToken.file },
@@ -246,6 +255,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       await images.dispose();
       await core.dispose(graceMs);
       await endpoint.close();
+      logToFile(previousSink ?? null);
     },
   };
 }
