@@ -36,10 +36,10 @@ describe('LogFile', () => {
     const file = new LogFile({ dir, secrets: () => [TOKEN] });
     logToFile((line) => file.write(line));
     const stderr: string[] = [];
-    createLogger('http', { SANDBAR_LOG_LEVEL: 'info' }, (l) => stderr.push(l)).warn(`refused a request with token ${TOKEN}`);
-    createLogger('history', { SANDBAR_LOG_LEVEL: 'info' }, () => {}).debug('not at this level');
+    createLogger('http', { SANDBAR_LOG_LEVEL: 'info' }, (l) => stderr.push(l) > 0).warn(`refused a request with token ${TOKEN}`);
+    createLogger('history', { SANDBAR_LOG_LEVEL: 'info' }, () => true).debug('not at this level');
     const text = readFileSync(file.file, 'utf8');
-    expect(text).toMatch(/warn  \[http\] refused a request with token ••••\n$/);
+    expect(text).toMatch(/warn {2}\[http\] refused a request with token ••••\n$/);
     expect(text).not.toContain('not at this level');
     expect(stderr).toHaveLength(1);
     if (process.platform !== 'win32') {
