@@ -1,12 +1,12 @@
 // The Kubernetes backend: one Pod per sandbox through the official client. Our frame channel is the
 // container's stdin/stdout over the attach WebSocket; the exit reason comes from `terminated.reason`.
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import type { Attach, CoreV1Api, KubeConfig, V1Pod, Watch } from '@kubernetes/client-node';
 import { AppError, errorMessage } from '../../../shared/errors.js';
 import { type BackendCapabilities, type BackendFeatures, type BackendHealth, type SandboxBackend, type SandboxExit, type SharedWarmPool, bootExtras, specKey, type ContainerSpec, type Owner, type StartOptions, type OwnedContainer, type ContainerMemory } from '../backend.js';
 import { buildCapabilities } from '../capabilities.js';
-import type { AttachedProcess, ProcessExit } from '../run/attached-process.js';
+import type { AttachedProcess } from '../run/attached-process.js';
+import { attachPod } from './kubernetes-attach.js';
 import { sandboxSpecOf, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from '../sandbox-spec.js';
 import { bootSandbox, explainStartFailure } from '../run/boot-sandbox.js';
 import { parseHumanSize } from '../../../shared/human-size.js';
@@ -204,31 +204,8 @@ export class KubernetesBackend implements SandboxBackend {
   }
 
   /** Our frame channel: the container's stdin, stdout and stderr over the attach WebSocket. */
-  private async attach(name: string): Promise<AttachedProcess> {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const ws = await this.api.attacher.attach(this.options.namespace, name, SANDBOX_CONTAINER, stdout, stderr, stdin, false);
-    const exited: Promise<ProcessExit> = this.wait(name).then(
-      (exit) => ({ exitCode: exit.exitCode, signal: null }),
-      (err: unknown) => ({ exitCode: null, signal: null, spawnError: errorMessage(err) }),
-    );
-    // The status frame ends stdout; make sure it ends when the pod does, whatever the server sends. A
-    // finished pod is deleted: Kubernetes keeps terminated pods until someone does.
-    void exited.then(() => {
-      if (!stdout.writableEnded) stdout.end();
-      if (!stderr.writableEnded) stderr.end();
-      ws.close();
-      void this.kill([name]).catch(() => {});
-    });
-    return {
-      pid: undefined,
-      stdin,
-      stdout,
-      stderr,
-      exited,
-      kill: () => ws.close(),
-    };
+  private attach(name: string): Promise<AttachedProcess> {
+    return attachPod(this.api.attacher, this.options.namespace, name, { wait: (n) => this.wait(n), remove: (n) => this.kill([n]) });
   }
 
   async wait(name: string): Promise<SandboxExit> {
