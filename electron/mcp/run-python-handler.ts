@@ -69,7 +69,8 @@ export async function handleRunPython<Held = never>(
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
   const { request } = check;
-  const servers = [...new Set(request.servers ?? [])];
+  // As the caller named them (the result echoes them so); the run service loads each once.
+  const servers = [...(request.servers ?? [])];
   const next = progressValues();
   // Installing packages can take a while the first time: say so, so the client knows the call is alive.
   const token = extra._meta?.progressToken;
