@@ -13,6 +13,7 @@ export const RUN_EXIT_CODES: Record<ExitReason, number> = {
   cancelled: 130,
   output_limit: 1,
   runtime_error: 1,
+  protocol_abuse: 1,
 };
 
 function readCode(file: string | undefined): string {
