@@ -4,6 +4,7 @@
 // A call past the gate, or a stdin that stops taking anything, means code went around the agent: the run ends
 // as protocol abuse rather than being answered.
 import { errorMessage } from '../../../shared/errors.js';
+import { formatBytes } from '../../../shared/limits.js';
 import { RpcGate, type RpcGateLimits } from './rpc-gate.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
@@ -52,7 +53,7 @@ export class HostCalls {
     // Served concurrently (a slow host call never blocks output or other calls), within the gate's bounds.
     if (!this.gate.submit(bytes, (hold) => this.answer(id, payload, codeLine, hold))) {
       const { maxInFlight, maxBytes } = this.o.limits;
-      this.o.abuse(`it sent a host call past the in-flight budget (at most ${maxInFlight} calls and ${maxBytes / 1024 / 1024} MiB waiting)`);
+      this.o.abuse(`it sent a host call past the in-flight budget (at most ${maxInFlight} calls and ${formatBytes(maxBytes)} waiting)`);
     }
   }
 
@@ -64,7 +65,7 @@ export class HostCalls {
   send(json: string): Promise<void> {
     const { backlog, written } = this.o.container.sendJson(json);
     if (backlog > this.maxStdinBacklog) {
-      this.o.abuse(`it stopped reading what the host sends (over ${this.maxStdinBacklog / 1024 / 1024} MiB waiting in its stdin)`);
+      this.o.abuse(`it stopped reading what the host sends (over ${formatBytes(this.maxStdinBacklog)} waiting in its stdin)`);
     }
     return written;
   }
