@@ -157,7 +157,7 @@ describe('a result with figures', () => {
 });
 
 describe('the response size bound', () => {
-  it('keeps a result with eight large figures under 1,000,000 bytes by turning the largest into links', () => {
+  it('keeps a result with eight large figures under 1,040,000 bytes by turning the largest into links', () => {
     // 8 × 300 KB of PNG is 3.2 MB of base64: far over the bound.
     const sizes = [300_000, 120_000, 310_000, 90_000, 305_000, 100_000, 200_000, 50_000];
     const figures = sizes.map((size, i) => png(i + 1, {}, size));
@@ -188,7 +188,7 @@ describe('the response size bound', () => {
     expect(blocks(r, 'resource_link')).toHaveLength(1);
     const text = (r.content[0] as { text: string }).text;
     expect(text.startsWith('x'.repeat(700_000))).toBe(true);
-    expect(text).toMatch(/\n\[sandbar: stdout cut here after [^\]]+ a result may not pass 1,000,000 bytes\. The code printed 1\.2 MiB \(1,300,002 bytes\); [^\]]+\]$/);
+    expect(text).toMatch(/\n\[sandbar: stdout cut here after [^\]]+ a result may not pass 1,040,000 bytes\. The code printed 1\.2 MiB \(1,300,002 bytes\); [^\]]+\]$/);
     // Cut no more than needed: most of the megabyte is still there.
     expect(responseBytes(r)).toBeGreaterThan(MAX_RESPONSE_BYTES - 20_000);
     // The structured copy for `sandbar run` stays, without the output (the text has it).
@@ -225,7 +225,7 @@ describe('the response size bound', () => {
     const [head, note] = [text.slice(0, text.lastIndexOf('\n[sandbar:')), text.slice(text.lastIndexOf('\n[sandbar:') + 1)];
     expect(kept.startsWith(head)).toBe(true);
     expect(head.length).toBeGreaterThan(800_000);
-    expect(note).toBe(`[sandbar: stdout cut here after ${(head.length / 1024).toFixed(1)} KiB (${head.length.toLocaleString('en-US')} bytes): a result may not pass 1,000,000 bytes. The code printed 9.5 MiB (10,000,000 bytes); the run's history keeps its first 1 MiB (outputCapBytes)]`);
+    expect(note).toBe(`[sandbar: stdout cut here after ${(head.length / 1024).toFixed(1)} KiB (${head.length.toLocaleString('en-US')} bytes): a result may not pass 1,040,000 bytes. The code printed 9.5 MiB (10,000,000 bytes); the run's history keeps its first 1 MiB (outputCapBytes)]`);
   });
 
   it('leaves a plain result just under the bound exactly as it was', () => {
