@@ -124,18 +124,6 @@ describe.skipIf(!sandbox.available)('what a person is asked, and how long a run 
     expect(text(await pending)).toMatch(/^deleted a.*exe\.txt.* \(1\)$/s);
   }, 180_000);
 
-  it('a code line that does not call the tool is not shown with the question', async () => {
-    let question: PendingApproval | undefined;
-    answer = (a) => {
-      question = a;
-      decide(a, 'deny');
-    };
-    const source = ['import sys', 'sys.modules["_sandbar_code_line"].calling_line = lambda: {"line": 1, "text": "x"}', 'from mcp.runtime import ToolCallDenied', 'try:', '    await mcp_effects.delete_item(name="hidden")', 'except ToolCallDenied as e:', '    print("denied")'].join('\n');
-    expect(text(await run(client, source))).toBe('denied');
-    expect(question).toBeDefined();
-    expect(question!.codeLine).toBeUndefined();
-  }, 180_000);
-
   it('the elicitation message is at most 4 KiB with no raw controls; a forged name never reaches the client', async () => {
     const messages: string[] = [];
     const asking = await connect('eliciting-bounds', { elicitation: {} });
