@@ -93,7 +93,8 @@ export class ServerManager {
     if (this.discovery.servers.some((s) => s.name === missing)) {
       return `MCP server '${missing}' is denied in Sandbar; allow it in the panel's Servers view to use it`;
     }
-    return `Unknown MCP server: ${missing}`;
+    // The name is the agent's: the result and history show it sanitised and bounded.
+    return `Unknown MCP server: ${displayLine(missing, DISPLAY_LIMITS.name)}`;
   }
 
   status(): ServerStatus[] {
