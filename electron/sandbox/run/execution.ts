@@ -8,7 +8,9 @@ import { codeLineText, sourceLines } from './code-line.js';
 import { classifyExit, OUTPUT_STOP_FACTOR, type HostStop } from './exit-classifier.js';
 import { FrameBudget, frameBudgets, type BudgetedKind } from './frame-budget.js';
 import type { AgentFrame } from './frame-parser.js';
+import { HoldClock } from './hold-clock.js';
 import { HostCalls, type RpcHandler } from './host-calls.js';
+import { RunFreezer, type FreezeOp } from './run-freezer.js';
 import { OutputCapture } from './output-capture.js';
 import { DEFAULT_RPC_LIMITS } from './rpc-gate.js';
 import type { SandboxContainer } from './sandbox-container.js';
@@ -20,6 +22,10 @@ export interface RunSpec {
   code: string;
   context: Record<string, unknown>;
   timeoutSec: number;
+  /** Held time that stops the clock, in all (settings approvalTimeoutSec; DEFAULT_MAX_HELD_MS when absent). */
+  maxHeldMs?: number;
+  /** Pauses or resumes this run's container (its backend's pause); absent: holds never freeze it. */
+  freeze?: FreezeOp;
   outputCapBytes: number;
   memory: string;
   signal?: AbortSignal;
@@ -59,6 +65,8 @@ export interface RunOutcome {
 
 /** After a kill, how long to wait for the runtime to confirm the container is gone. */
 const KILL_CONFIRM_MS = 1500;
+/** The settings' default approvalTimeoutSec. */
+export const DEFAULT_MAX_HELD_MS = 120_000;
 
 export function runInContainer(container: SandboxContainer, spec: RunSpec): Promise<RunOutcome> {
   const out = { stdout: new OutputCapture('stdout', spec.outputCapBytes), stderr: new OutputCapture('stderr', spec.outputCapBytes) };
@@ -76,11 +84,22 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
 
   return new Promise<RunOutcome>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let capTimer: NodeJS.Timeout | undefined;
+    // The clock stops while any host call holds it (waiting for an approval), within the hold budget; the
+    // wall-clock cap (timeout + budget) is a timer of its own that no hold moves.
+    const clock = new HoldClock(spec.timeoutSec * 1000, spec.maxHeldMs ?? DEFAULT_MAX_HELD_MS);
+    const freezer = new RunFreezer(spec.freeze);
+    let inFlight = 0;
+    let holds = 0;
+    const frozenWanted = () => freezer.set(holds > 0 && holds >= inFlight);
 
     const finish = (processExit?: ProcessExit) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(capTimer);
+      // Nothing is frozen after the end (a session's sandbox is the session's to pause from here on).
+      void freezer.release();
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
       calls.close();
@@ -95,11 +114,14 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         memory: spec.memory,
         outputCapBytes: spec.outputCapBytes,
       });
+      const heldSec = Math.round(clock.creditedMs() / 1000);
       // The sandbox's count of what was printed is whole when the run ended by itself.
       const whole = !hostStop && exitFrame !== undefined && !exitFrame.stopped;
       const printed = (['stdout', 'stderr'] as const).flatMap((s) => (out[s].printed !== undefined ? [[`${s}Printed`, out[s].printed]] : []));
       resolve({
         ...end,
+        // The timeout counts the code's time: say how long the run also waited for answers.
+        ...(end.exitReason === 'timeout' && heldSec > 0 ? { message: `${end.message} (plus ${heldSec}s waiting for approval answers)` } : {}),
         stdout: out.stdout.text(whole),
         stderr: out.stderr.text(whole),
         stdoutTruncated: out.stdout.wasCut,
@@ -118,9 +140,13 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       if (settled || hostStop) return;
       hostStop = why;
       clearTimeout(timer);
-      const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
-      void spec.kill(container).catch(() => {});
-      void confirmed.then((exit) => finish(exit));
+      clearTimeout(capTimer);
+      // A frozen container is thawed first: some runtimes refuse to kill a paused one.
+      void freezer.release().then(() => {
+        const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
+        void spec.kill(container).catch(() => {});
+        void confirmed.then((exit) => finish(exit));
+      });
     };
 
     const onAbort = () => stop({ reason: 'cancelled' });
@@ -133,24 +159,24 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       return !over;
     };
 
-    // The clock stops while any host call holds it (waiting for an approval), and the deadline moves on.
-    let holds = 0;
-    let heldSince: number | null = null;
-    let heldMs = 0;
-    const deadline = () => startedAt + spec.timeoutSec * 1000 + heldMs + (heldSince === null ? 0 : Date.now() - heldSince);
+    const deadline = () => clock.deadline();
+    const armTimer = () => {
+      clearTimeout(timer);
+      if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+    };
     const holdClock = () => {
-      if (holds++ === 0) {
-        heldSince = Date.now();
-        clearTimeout(timer);
-      }
+      const release = clock.hold();
+      holds++;
+      armTimer();
+      frozenWanted();
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        if (--holds > 0 || heldSince === null) return;
-        heldMs += Date.now() - heldSince;
-        heldSince = null;
-        if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+        holds--;
+        release();
+        armTimer();
+        frozenWanted();
       };
     };
 
@@ -171,6 +197,11 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       holdClock,
       over: () => settled || hostStop !== undefined,
       abuse,
+      // A call in flight that is not held means the code is not just waiting: it must not be frozen.
+      busy: (delta) => {
+        inFlight += delta;
+        frozenWanted();
+      },
     });
 
     // The run's code by line, split on the first call that names one: the text of a call's line comes from here.
@@ -221,6 +252,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     }
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     startedAt = Date.now();
+    clock.start();
     // The agent keeps its calls within the same bounds the host enforces (see RpcGate), and its output too:
     // past the cap it counts rather than sends, and past OUTPUT_STOP_FACTOR times the cap it stops the run.
     void calls.send(JSON.stringify({
@@ -235,5 +267,6 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     }));
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
+    capTimer = setTimeout(() => stop({ reason: 'timeout' }), clock.wallCap() - Date.now());
   });
 }

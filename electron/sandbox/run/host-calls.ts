@@ -14,7 +14,8 @@ export type RpcHandler = (
   /**
    * `deadline`: when the run times out (epoch ms), read when needed: host calls must finish before it.
    * `hold`: stops the run's clock until the returned release is called (a call waiting for a person's
-   * approval is not the code's time). `codeLine`: the user's line that made the call, as the sandbox says.
+   * approval is not the code's time, up to the run's hold budget; while every call in flight is held, the
+   * container is frozen). `codeLine`: the user's line that made the call, as the sandbox says.
    */
   ctx: { executionId: string; signal: AbortSignal; readonly deadline: number; hold(): () => void; codeLine?: string },
 ) => Promise<unknown>;
@@ -30,6 +31,8 @@ export interface HostCallsOptions {
   /** The run ended (or is ending): nothing more is answered. */
   over: () => boolean;
   abuse: (what: string) => void;
+  /** +1 when a call starts being served, -1 when it is done (the run freezes only while every one is held). */
+  busy?: (delta: number) => void;
 }
 
 /** A tool call refused by policy, by a person, or by the approval deadline. */
@@ -77,6 +80,7 @@ export class HostCalls {
     if (!rpc) {
       response = { type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' };
     } else {
+      this.o.busy?.(1);
       try {
         const o = this.o;
         const ctx = { executionId: o.executionId, signal: o.signal, get deadline() { return o.deadline(); }, hold: o.holdClock, ...(codeLine ? { codeLine } : {}) };
@@ -85,6 +89,8 @@ export class HostCalls {
       } catch (err) {
         // `denied`: the agent raises ToolCallDenied, a subclass of MCPError, for it.
         response = { type: 'rpc_response', id, success: false, error: errorMessage(err), ...(err instanceof ToolCallDeniedError ? { kind: 'denied' } : {}) };
+      } finally {
+        this.o.busy?.(-1);
       }
     }
     if (this.o.over()) return;
