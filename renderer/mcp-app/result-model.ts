@@ -88,7 +88,7 @@ export function resultModel(result: { content?: unknown; structuredContent?: unk
   const exitReason = isExitReason(payload.exitReason) ? payload.exitReason : null;
   const error = typeof payload.error === 'string' && payload.error !== '' ? payload.error : null;
   const exitWords = exitReason
-    ? describeExit({ status: exitReason as HistoryStatus, exitCode: payload.exitCode ?? (exitReason === 'success' ? 0 : null), error, timeoutSec: payload.timeoutSeconds ?? null, limits: null })
+    ? exitReasonWords(exitReason, payload, error)
     : (error ?? payload.summary ?? (isError ? 'The call failed.' : 'success'));
   return {
     ok: !isError && (exitReason === null || exitReason === 'success'),
@@ -104,6 +104,14 @@ export function resultModel(result: { content?: unknown; structuredContent?: unk
     notes,
     session,
   };
+}
+
+/** The panel's words (describe-exit.ts), but for the two a result states less precisely than the history does. */
+function exitReasonWords(reason: ExitReason, payload: Payload, error: string | null): string {
+  if (reason === 'success') return 'finished';
+  // The result carries no exit code for a failed run [compat]: its traceback (stderr) says what happened.
+  if (reason === 'error') return payload.exitCode ? `failed (exit ${payload.exitCode})` : 'failed: the code exited with an error';
+  return describeExit({ status: reason as HistoryStatus, exitCode: payload.exitCode ?? null, error, timeoutSec: payload.timeoutSeconds ?? null, limits: null });
 }
 
 function sessionOf(payload: Payload | null, firstText: string | undefined): ResultModel['session'] {

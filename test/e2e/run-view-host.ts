@@ -67,11 +67,11 @@ export interface ViewHost {
 export async function startViewHost(browser: Browser, client: Client): Promise<ViewHost> {
   const [hostJs, sandboxJs] = await Promise.all([bundle('host.mjs'), bundle('sandbox.mjs')]);
   const hostSite = await serve({
-    '/': { type: 'text/html', body: '<!doctype html><html><head><title>host</title></head><body><script src="/host.js"></script></body></html>' },
+    '/': { type: 'text/html', body: '<!doctype html><html><head><title>host</title><link rel="icon" href="data:,"></head><body><script src="/host.js"></script></body></html>' },
     '/host.js': { type: 'text/javascript', body: hostJs },
   });
   const sandboxSite = await serve({
-    '/sandbox.html': { type: 'text/html', body: '<!doctype html><html><head><style>html,body{margin:0;height:100%}</style></head><body><script src="/sandbox.js"></script></body></html>', headers: { 'content-security-policy': PROXY_CSP } },
+    '/sandbox.html': { type: 'text/html', body: '<!doctype html><html><head><link rel="icon" href="data:,"><style>html,body{margin:0;height:100%}</style></head><body><script src="/sandbox.js"></script></body></html>', headers: { 'content-security-policy': PROXY_CSP } },
     '/sandbox.js': { type: 'text/javascript', body: sandboxJs, headers: { 'content-security-policy': PROXY_CSP } },
   });
   const page = await browser.newPage({ viewport: { width: 800, height: 1000 } });
