@@ -132,7 +132,7 @@ export class RunViewDom {
     } else if (content.text !== undefined) {
       const pre = el('pre', 'rv-stream rv-artifact-text');
       pre.textContent = clean(content.text);
-      this.links.querySelector(`[data-uri="${CSS.escape(link.uri)}"]`)?.append(pre);
+      [...this.links.children].find((item) => (item as HTMLElement).dataset.uri === link.uri)?.append(pre);
     }
   }
 

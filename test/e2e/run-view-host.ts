@@ -53,9 +53,12 @@ export interface ViewHost {
   requests: string[];
   /** Console errors, uncaught errors and CSP violations from every frame. */
   errors: string[];
+  /** What the View asked the server for through the bridge: `tools/call <name>`, `resources/read <uri>`. */
+  calls: string[];
   /** Loads the host page afresh and mounts the View (the resource as the server serves it). */
   mount(options: MountOptions): Promise<Frame>;
   sendInput(args: Record<string, unknown>): Promise<void>;
+  sendPartialInput(args: Record<string, unknown>): Promise<void>;
   sendResult(result: CallToolResult): Promise<void>;
   setTheme(theme: 'light' | 'dark'): Promise<void>;
   sizes(): Promise<{ width?: number; height?: number }[]>;
@@ -77,6 +80,7 @@ export async function startViewHost(browser: Browser, client: Client): Promise<V
   const page = await browser.newPage({ viewport: { width: 800, height: 1000 } });
   const requests: string[] = [];
   const errors: string[] = [];
+  const calls: string[] = [];
   page.on('request', (r) => {
     if (!r.url().startsWith('data:')) requests.push(r.url());
   });
@@ -85,6 +89,7 @@ export async function startViewHost(browser: Browser, client: Client): Promise<V
   });
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   await page.exposeBinding('mcp', async (_source, method: string, params: Record<string, unknown>) => {
+    calls.push(`${method} ${String(params.name ?? params.uri)}`);
     if (method === 'tools/call') return client.callTool(params as { name: string; arguments?: Record<string, unknown> });
     if (method === 'resources/read') return client.readResource(params as { uri: string });
     throw new Error(`the test host does not proxy ${method}`);
@@ -105,6 +110,7 @@ export async function startViewHost(browser: Browser, client: Client): Promise<V
     page,
     requests,
     errors,
+    calls,
     origins: [hostSite.origin, sandboxSite.origin],
     mount: async ({ theme, hostCapabilities = { serverTools: {}, serverResources: {}, logging: {} } }) => {
       await page.goto(`${hostSite.origin}/`);
@@ -115,6 +121,8 @@ export async function startViewHost(browser: Browser, client: Client): Promise<V
       return viewFrame();
     },
     sendInput: (args) => page.evaluate((a) => (window as unknown as { bridge: { sendToolInput(p: unknown): Promise<void> } }).bridge.sendToolInput({ arguments: a }), args),
+    sendPartialInput: (args) =>
+      page.evaluate((a) => (window as unknown as { bridge: { sendToolInputPartial(p: unknown): Promise<void> } }).bridge.sendToolInputPartial({ arguments: a }), args),
     sendResult: (result) => page.evaluate((r) => (window as unknown as { bridge: { sendToolResult(p: unknown): Promise<void> } }).bridge.sendToolResult(r), result as unknown as Record<string, unknown>),
     setTheme: (theme) =>
       page.evaluate((t) => {

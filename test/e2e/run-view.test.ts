@@ -79,6 +79,9 @@ describe.skipIf(!e2e.available)('the run view in an MCP Apps host', () => {
     onTestFailed(() => void shot('run-failed'));
     const frame = await host.mount({ theme: 'light' });
     const args = { code: FIGURE_RUN };
+    // The code as the model writes it, then whole.
+    await host.sendPartialInput({ code: 'import sys, ti' });
+    await expect.poll(() => frame.locator('.rv-code').textContent()).toBe('import sys, ti');
     await host.sendInput(args);
     await expect.poll(() => status(frame)).toBe('running');
     // Highlighted: highlight.js marked the keywords.
@@ -107,13 +110,17 @@ describe.skipIf(!e2e.available)('the run view in an MCP Apps host', () => {
     await shot('run');
   });
 
-  it('shows an error result in words: a timeout, and arguments refused before running', async () => {
-    const frame = await host.mount({ theme: 'light' });
+  it('shows an error result in words: a timeout, and arguments refused before running; a host that proxies no tools gets no polling', async () => {
+    // A host that lets the View call nothing on the server: the code, "running", then the result.
+    const frame = await host.mount({ theme: 'light', hostCapabilities: {} });
     const args = { code: 'import time\ntime.sleep(60)', timeout: 1 };
+    const calls = host.calls.length;
     await host.sendInput(args);
+    expect(await status(frame)).toBe('running');
     await host.sendResult(await call(client, args));
     await expect.poll(() => status(frame)).toMatch(/^timed out after 1s/);
     expect(await frame.locator('.rv-code').textContent()).toBe(args.code);
+    expect(host.calls.slice(calls)).toEqual([]);
 
     const refused = await host.mount({ theme: 'light' });
     await host.sendInput({ timeout: 5 });
@@ -183,5 +190,13 @@ describe.skipIf(!e2e.available)('the run view in an MCP Apps host', () => {
     await expect.poll(() => frame.locator('.rv-question').count()).toBe(0);
     const detail = await apiCall<HistoryDetail>(served, 'executions.get', { id: waiting!.runId });
     expect(detail.approvals.map((a) => [a.decision, a.by])).toEqual([['allow-once', 'app']]);
+
+    // Deny: the code gets the refusal, and nothing is deleted.
+    const again = await host.mount({ theme: 'light' });
+    const denyArgs = { code: 'from mcp.runtime import ToolCallDenied\ntry:\n    await mcp_effects.delete_item(name="denied")\nexcept ToolCallDenied as e:\n    print("denied:", e)', servers: ['effects'] };
+    await host.sendInput(denyArgs);
+    const denied = call(client, denyArgs);
+    await again.locator('.rv-question').getByRole('button', { name: 'Deny' }).click({ timeout: 90_000 });
+    expect((((await denied).content[0]) as { text: string }).text).toMatch(/^denied: effects\/delete_item was denied/);
   });
 });
