@@ -41,7 +41,7 @@ export interface RunViewStatus {
   /** `unknown`: no run of this caller matches (yet: packages may still be preparing). */
   state: 'unknown' | 'queued' | 'running' | 'finished';
   runId?: string;
-  /** The output so far (its last 256 KiB per stream; `clipped` when that is not from the first byte). */
+  /** The output so far (its last 64 Ki characters per stream; `clipped` when that is not from the first byte). */
   stdout: string;
   stderr: string;
   clipped: boolean;

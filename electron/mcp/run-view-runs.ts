@@ -10,6 +10,8 @@ import { argsHash } from './held-runs.js';
 
 /** A finished run stays this long (a View polls every second or so; its result comes with the call anyway). */
 export const KEEP_FINISHED_MS = 2 * 60_000;
+/** Each poll carries at most this much of each stream (its end): the View polls about every second. */
+export const STATUS_TAIL_CHARS = 64 * 1024;
 /** At most this many runs are remembered; past it the oldest finished ones go first. */
 export const MAX_TRACKED_RUNS = 500;
 
@@ -56,7 +58,10 @@ export class RunViewRuns {
 
   status(run: Tracked | undefined): Omit<RunViewStatus, 'questions'> {
     if (!run) return { state: 'unknown', stdout: '', stderr: '', clipped: false };
-    return { state: run.state, runId: run.id, stdout: run.tail.stdout, stderr: run.tail.stderr, clipped: run.tail.clipped };
+    const end = (text: string) => (text.length > STATUS_TAIL_CHARS ? text.slice(text.length - STATUS_TAIL_CHARS) : text);
+    const { stdout, stderr } = run.tail;
+    const cut = stdout.length > STATUS_TAIL_CHARS || stderr.length > STATUS_TAIL_CHARS;
+    return { state: run.state, runId: run.id, stdout: end(stdout), stderr: end(stderr), clipped: run.tail.clipped || cut };
   }
 
   get size(): number {

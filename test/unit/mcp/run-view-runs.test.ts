@@ -3,7 +3,7 @@
 // after a while, and the count bounded with finished runs going first.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../../shared/execution.js';
-import { KEEP_FINISHED_MS, MAX_TRACKED_RUNS, RunViewRuns } from '../../../electron/mcp/run-view-runs.js';
+import { KEEP_FINISHED_MS, MAX_TRACKED_RUNS, RunViewRuns, STATUS_TAIL_CHARS } from '../../../electron/mcp/run-view-runs.js';
 
 /** The engine's event stream and snapshot, the two things the registry reads of it. */
 function engineEvents() {
@@ -52,6 +52,17 @@ describe('RunViewRuns', () => {
     engine.emit(finished('r1'));
     expect(run().state).toBe('finished');
     expect(runs.status(undefined)).toEqual({ state: 'unknown', stdout: '', stderr: '', clipped: false });
+  });
+
+  it('hands the View only the end of a long output, saying it is clipped', () => {
+    const engine = engineEvents();
+    const runs = new RunViewRuns(engine);
+    runs.track('r1', 'c', {});
+    engine.emit({ type: 'output', id: 'r1', stream: 'stdout', data: 'a'.repeat(STATUS_TAIL_CHARS) + 'END' });
+    const status = runs.status(runs.find('c', { runId: 'r1' }));
+    expect(status.stdout).toHaveLength(STATUS_TAIL_CHARS);
+    expect(status.stdout.endsWith('END')).toBe(true);
+    expect(status.clipped).toBe(true);
   });
 
   it('sees a run already started when it is tracked as running', () => {
