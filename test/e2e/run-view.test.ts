@@ -160,6 +160,21 @@ describe.skipIf(!e2e.available)('the run view in an MCP Apps host', () => {
     expect(await frame.locator('.rv-stdout').textContent()).toBe('42');
   });
 
+  it('opens an artifact link through the bridge (resources/read), not the network', async () => {
+    const frame = await host.mount({ theme: 'light' });
+    const args = { code: "open('/workspace/out/report.csv', 'w').write('region,sales\\nnorth,12\\n')\nprint('wrote')" };
+    await host.sendInput(args);
+    const result = await call(client, args);
+    await host.sendResult(result);
+    const link = frame.locator('.rv-link-button', { hasText: 'out/report.csv' });
+    await link.waitFor();
+    const requests = host.requests.length;
+    await link.click();
+    await expect.poll(() => frame.locator('.rv-link .rv-artifact-text').textContent()).toBe('region,sales\nnorth,12\n');
+    expect(host.calls.at(-1)).toMatch(/^resources\/read sandbar:\/\/runs\/[^/]+\/artifacts\/out\/report\.csv$/);
+    expect(host.requests.slice(requests)).toEqual([]);
+  });
+
   it('runs under a policy that forbids network: a request from the View is refused', async () => {
     const frame = await host.mount({ theme: 'light' });
     const before = host.requests.length;
