@@ -76,7 +76,9 @@ export function handleRunViewTool(
   caller: { credential: string; appClient: boolean },
   deps: RunViewDeps | undefined,
 ): CallToolResult {
-  if (!caller.appClient || !deps) {
+  // A server without the run view (a one-shot command) lists neither tool: it knows neither.
+  if (!deps) return refusal(`Unknown tool: ${name}`);
+  if (!caller.appClient) {
     return refusal(`${name} is for Sandbar's run view inside an MCP Apps host; this client did not declare MCP Apps (${EXTENSION_ID}).`);
   }
   if (name === RUN_VIEW_STATUS_TOOL) {
