@@ -195,7 +195,7 @@ describe.skipIf(!e2e.available)('the run view in an MCP Apps host', () => {
     const running = call(client, args);
     const question = frame.locator('.rv-question');
     await question.waitFor({ timeout: 90_000 });
-    expect(await question.locator('.rv-question-text').textContent()).toMatch(/^Code in run_python wants to call effects\/delete_item with \{"name":"from-view"\}, from line 1: /);
+    expect(await question.locator('.rv-question-text').textContent()).toMatch(/^Code in run_python wants to call effects\/delete_item with \{"name":"from-view"\}, from line 1\b.*Allow it\?$/);
     const [waiting] = await apiCall<{ runId: string }[]>(served, 'approvals.list');
     await shot('approval');
     await question.getByRole('button', { name: 'Allow' }).click();
