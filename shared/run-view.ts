@@ -34,6 +34,8 @@ export interface RunViewQuestion {
   args: Record<string, unknown>;
   codeLine?: string;
   expiresAt: number;
+  /** Identical calls of the run waiting on this one question, when the broker merged them. */
+  calls?: number;
 }
 
 /** The live state of one run, as `sandbar_run_view_status` returns it in `structuredContent`. */
