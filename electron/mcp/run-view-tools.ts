@@ -89,10 +89,15 @@ export function handleRunViewTool(
     const questions = run ? deps.pending().filter((q) => q.runId === run.id) : [];
     const status: RunViewStatus = {
       ...base,
-      questions: questions.map((q) => {
-        const calls = (q as { calls?: unknown }).calls;
-        return { id: q.id, server: q.server, tool: q.tool, args: q.args, expiresAt: q.expiresAt, ...(q.codeLine ? { codeLine: q.codeLine } : {}), ...(typeof calls === 'number' ? { calls } : {}) };
-      }),
+      questions: questions.map((q) => ({
+        id: q.id,
+        server: q.server,
+        tool: q.tool,
+        args: q.args,
+        expiresAt: q.expiresAt,
+        ...(q.codeLine ? { codeLine: q.codeLine } : {}),
+        ...(q.calls ? { calls: q.calls } : {}),
+      })),
     };
     const summary = run ? `run ${run.id}: ${status.state}${questions.length ? `, ${questions.length} question(s) waiting` : ''}` : 'no such run of this caller';
     return { content: [{ type: 'text', text: summary }], structuredContent: { ...status } };

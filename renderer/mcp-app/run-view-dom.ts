@@ -3,14 +3,14 @@
 // the sandbox or the agent goes through the shared sanitiser and into textContent; the one exception is
 // highlight.js's output, which escapes the code it wraps (the code is sanitised before it goes in).
 import { approvalQuestionText } from '../../shared/approvals.js';
-import { stripControlChars } from '../../shared/control-chars.js';
+import { displayText } from '../../shared/display-text.js';
 import { formatBytes } from '../../shared/limits.js';
 import type { RunViewDecision, RunViewQuestion } from '../../shared/run-view.js';
 import { highlightPython } from '../features/history/highlight.js';
 import { exitLine, type ResultLink, type ResultModel } from './result-model.js';
 
-/** The one way sandbox and agent text reaches the page. */
-export const clean = (text: string): string => stripControlChars(text);
+/** The one way sandbox and agent text reaches the page: the shared sanitiser, keeping lines and tabs. */
+export const clean = (text: string): string => displayText(text, { multiline: true });
 
 export interface ViewActions {
   answer(question: RunViewQuestion, decision: RunViewDecision): void;
