@@ -2,8 +2,10 @@
 // written for the reference bridge expect, so they stay word for word (minus save_tool, which Sandbar
 // does not offer: code from one run never executes in a later one), plus one short line of our own: figures
 // come back, and sessions keep state (the capabilities resource says more).
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../../shared/limits.js';
+import { RUN_VIEW_URI } from '../../shared/run-view.js';
 
 export const TOOL_NAME = 'run_python';
 
@@ -52,5 +54,8 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
       },
       required: ['code'],
     },
+    // The run view (MCP Apps): hosts that implement them render it beside the call; the model never sees
+    // `_meta`. The flat key is the extension's older spelling, which some hosts still read.
+    _meta: { ui: { resourceUri: RUN_VIEW_URI }, [RESOURCE_URI_META_KEY]: RUN_VIEW_URI },
   };
 }

@@ -4,6 +4,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { decode } from '@toon-format/toon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITIES_URI } from '../../../electron/mcp/capabilities-resource.js';
+import { RUN_VIEW_URI } from '../../../shared/run-view.js';
 import { HELPER_SUMMARY } from '../../../electron/mcp/run-python-tool.js';
 import { packageInfo } from '../../../electron/package-info.js';
 import type { Engine } from '../../../electron/sandbox/engine.js';
@@ -67,9 +68,9 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
       expect(JSON.stringify(tool.inputSchema)).not.toContain('save_tool');
     });
 
-    it('lists and reads the capabilities resource; an unknown URI is -32602', async () => {
+    it('lists and reads the capabilities resource (beside the run view); an unknown URI is -32602', async () => {
       const { resources } = await client().listResources();
-      expect(resources).toHaveLength(1);
+      expect(resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI, RUN_VIEW_URI]);
       expect(resources[0]).toMatchObject({ uri: CAPABILITIES_URI, name: 'code-execution-capabilities', mimeType: 'text/markdown' });
       const read = await client().readResource({ uri: CAPABILITIES_URI });
       const content = read.contents[0] as { mimeType: string; text: string };

@@ -26,6 +26,7 @@ import {
 
 const CALL_TIMEOUT = 60_000;
 const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
+const RUN_VIEW_URI = 'ui://sandbar/run.html';
 const ANSWER = { content: [{ type: 'text', text: '42' }], structuredContent: { stdout: ['42'], exitReason: 'success' }, isError: false };
 const EXIT_3 = { content: [{ type: 'text', text: 'status: error\nSandbox error: Sandbox exited with code 3' }], isError: true };
 const UNAUTHORIZED = 'Unauthorized: send \\"Authorization: Bearer <client token>\\"';
@@ -99,10 +100,10 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       expect(read.contents).toEqual([{ uri: figureUri, mimeType: 'image/png', blob: image.data }]);
     });
 
-    it('resources/list shows exactly the capabilities resource', async () => {
+    it('resources/list shows exactly the capabilities resource and the run view', async () => {
       const result = await inspector([...launch(), '--method', 'resources/list'], baseEnv());
       const list = ListResourcesResultSchema.parse(inspectorJson(result));
-      expect(list.resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI]);
+      expect(list.resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI, RUN_VIEW_URI]);
     });
   });
 
