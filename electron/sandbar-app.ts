@@ -138,7 +138,9 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     env,
     targets: {
       http: () => ({ url: endpoint.listening ? endpoint.url : `http://127.0.0.1:${core.settings.httpPort}/mcp`, token: tokens.client }),
-      stdio: options.stdioCommand ?? defaultStdioCommand,
+      // This instance's home in the entry's env: without it the client's process would find another home
+      // (its own defaults), with its own tokens, engine and history, instead of joining this one.
+      stdio: () => ({ ...(options.stdioCommand ?? defaultStdioCommand)(), env: { SANDBAR_HOME: path.resolve(core.home) } }),
     },
   });
 
