@@ -176,7 +176,7 @@ export function createFakeApi(): SandbarApi {
     'health.get': () => health,
     'health.probe': async () => {
       await wait(2_500);
-      const report = { ...health, checkedAt: Date.now() };
+      const report = { ...health, checkedAt: Date.now(), probedAt: Date.now() };
       emit('health.changed', report);
       return report;
     },

@@ -152,6 +152,7 @@ export function fakeHealth(broken: boolean, now: number): HealthReport {
   return {
     ok: !broken,
     checkedAt: now - 3 * MIN,
+    probedAt: now - 3 * MIN,
     runtime: {
       name: 'podman',
       path: '/usr/bin/podman',
