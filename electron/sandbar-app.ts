@@ -156,7 +156,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   // On demand only: a probe container per installed runtime and tier (loaded lazily, like the doctor's flag).
   let tiersInFlight: Promise<RuntimeTier[]> | undefined;
   const probeTiers = async () =>
-    (await import('./sandbox/runtime-tiers.js')).probeEveryTier({ env, platform: process.platform, owner: core.engine.owner, spec: core.engine.spec() });
+    (await import('./health/runtime-tiers.js')).probeEveryTier({ env, platform: process.platform, owner: core.engine.owner, spec: core.engine.spec() });
   const table = controlMethods({
     engine: core.engine,
     history: core.history,

@@ -10,7 +10,7 @@ export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
 
 /**
  * A call waiting for an answer. `args` as the code sent them; `codeLine` is the line of code that made it,
- * `line N: text` (one line, control characters removed, bounded: electron/sandbox/code-line.ts).
+ * `line N: text` (one line, control characters removed, bounded: electron/sandbox/run/code-line.ts).
  */
 export interface PendingApproval {
   id: string;

@@ -31,7 +31,7 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
       const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       await core.history.start();
       const report = await core.health({ probe: true });
-      const { formatTiers, probeEveryTier } = await import('../sandbox/runtime-tiers.js');
+      const { formatTiers, probeEveryTier } = await import('../health/runtime-tiers.js');
       const tiers = opts.allRuntimes
         ? await probeEveryTier({ env: process.env, platform: process.platform, owner: core.engine.owner, spec: core.engine.spec() })
         : undefined;

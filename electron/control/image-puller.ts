@@ -2,7 +2,7 @@
 // runtime's own lines are passed on, with a fraction when they carry sizes ("Copying blob … 12.3MiB / 45MiB").
 import type { ImagePullProgress } from '../../shared/contract.js';
 import { errorMessage } from '../../shared/errors.js';
-import { parseHumanSize } from '../sandbox/container-stats.js';
+import { parseHumanSize } from '../../shared/human-size.js';
 
 export interface ImagePullerOptions {
   pull: (image: string, onLine: (line: string) => void, signal: AbortSignal) => Promise<void>;

@@ -3,9 +3,10 @@ import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type HealthChec
 import { buildCapabilities } from '../sandbox/capabilities.js';
 import { isolationOf } from '../sandbox/sandbox-spec.js';
 import { errorMessage } from '../../shared/errors.js';
-import type { ContainerSpec, Owner } from '../sandbox/container-factory.js';
-import type { ContainerRuntime, RuntimeInfo } from '../sandbox/container-runtime.js';
-import { runEnforcementProbe, type ProbeFinding, type ProbeResult } from '../sandbox/probe.js';
+import type { ContainerSpec, Owner } from '../sandbox/backend.js';
+import type { ContainerRuntime, RuntimeInfo } from '../sandbox/cli/container-runtime.js';
+import { type ProbeFinding, type ProbeResult } from '../sandbox/probe.js';
+import { runEnforcementProbe } from '../sandbox/cli/cli-backend.js';
 
 const LABELS: Record<EnforcedKey, string> = {
   memory: 'Memory limit enforced',

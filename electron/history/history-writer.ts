@@ -4,7 +4,7 @@ import type { ApprovalOutcome } from '../../shared/approvals.js';
 import type { Artifact } from '../../shared/artifacts.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, ToolCallRecord } from '../../shared/execution.js';
 import type { Limits } from '../../shared/limits.js';
-import { truncateUtf8 } from '../sandbox/output-capture.js';
+import { truncateUtf8 } from '../sandbox/run/output-capture.js';
 import type { SqlDriver, SqlStatement } from './sqlite-driver.js';
 
 /**

@@ -6,7 +6,7 @@ import { encode } from '@toon-format/toon';
 import type { ExecutionResult } from '../../shared/execution.js';
 import type { OutputMode } from '../../shared/settings.js';
 import { MAX_RESPONSE_BYTES } from '../../shared/artifacts.js';
-import { truncateUtf8 } from '../sandbox/output-capture.js';
+import { truncateUtf8 } from '../sandbox/run/output-capture.js';
 import { responseBytes, withArtifacts } from './artifact-content.js';
 import { compactStructured, compactText, payloadFromResult, type ResultPayload } from './result-format.js';
 

@@ -2,12 +2,11 @@
 // user, Sandbar's seccomp profile, the OCI runtime, the host's ulimits), owned and labelled like any
 // sandbox so the reaper removes helpers a crash left behind.
 import type { Limits } from '../../shared/limits.js';
-import { sandboxSpecOf } from '../sandbox/container-args.js';
-import type { Owner } from '../sandbox/container-factory.js';
-import type { ContainerRuntime } from '../sandbox/container-runtime.js';
-import { dockerArgs } from '../sandbox/docker-args.js';
-import { podmanArgs } from '../sandbox/podman-args.js';
-import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
+import { sandboxSpecOf, type SandboxSpec } from '../sandbox/sandbox-spec.js';
+import type { Owner } from '../sandbox/backend.js';
+import type { ContainerRuntime } from '../sandbox/cli/container-runtime.js';
+import { dockerArgs } from '../sandbox/cli/docker-args.js';
+import { podmanArgs } from '../sandbox/cli/podman-args.js';
 import type { PackageRuntime } from './package-manager.js';
 
 export interface HelperHardening {

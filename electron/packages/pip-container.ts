@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { assetPath } from '../asset-path.js';
-import { spawnAttached } from '../sandbox/command.js';
+import { spawnAttached } from '../sandbox/cli/command.js';
 import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
 
 // Read on first use: every command loads this module, few of them resolve packages.

@@ -5,7 +5,7 @@ import { jsonBytes } from './json-bytes.js';
 import { AppError } from '../../shared/errors.js';
 import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState, ToolInfo } from '../../shared/proxy.js';
 import type { EngineEvent } from '../../shared/execution.js';
-import { ToolCallDeniedError, type RpcHandler } from '../sandbox/execution.js';
+import { ToolCallDeniedError, type RpcHandler } from '../sandbox/run/execution.js';
 import type { ToolPolicy } from '../../shared/approvals.js';
 import type { ApprovalBroker, ApprovalChannel } from './approval-broker.js';
 import { ServerConnection } from './server-connection.js';

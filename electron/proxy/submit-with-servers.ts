@@ -6,7 +6,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { PackageFetch } from '../../shared/packages.js';
 import type { SandboxMcpContext } from '../../shared/proxy.js';
 import type { Engine, ExecutionHandle, SessionBinding } from '../sandbox/engine.js';
-import type { RpcHandler } from '../sandbox/execution.js';
+import type { RpcHandler } from '../sandbox/run/execution.js';
 
 /** The user's MCP servers as a run needs them (the ServerManager). */
 export interface ServerCatalog {

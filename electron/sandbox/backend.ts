@@ -2,11 +2,72 @@
 // through its API). The engine, the pool, the reaper and health talk to this, never to a CLI.
 import type { PoolState } from '../../shared/execution.js';
 import type { CapabilityMatrix, LimitState } from '../../shared/health.js';
-import type { ContainerMemory } from './container-stats.js';
-import type { ContainerSpec, StartOptions } from './container-factory.js';
-import type { OwnedContainer } from './container-runtime.js';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Limits } from '../../shared/limits.js';
+import type { FontList, PreloadPlan } from './warm-imports.js';
 import type { ProbeResult } from './probe.js';
-import type { SandboxContainer } from './sandbox-container.js';
+import type { SandboxContainer } from './run/sandbox-container.js';
+
+/** Everything that decides a container's flags; a change to any of it drains the warm pool. */
+export interface ContainerSpec {
+  image: string;
+  limits: Limits;
+  /** What pooled containers import before code arrives (see warm-imports.ts); not a flag, but pooled
+   * containers made for another plan are replaced. */
+  preload?: PreloadPlan;
+  seccompProfile?: string;
+  /** The user's choice of OCI runtime; otherwise the runtime's default (or Sandbar's runc fallback). */
+  ociRuntime?: string;
+  /** Host directory of package layers, mounted read-only in every sandbox (a run picks its layer). */
+  packageLayers?: string;
+}
+
+export function specKey(spec: ContainerSpec): string {
+  const { limits } = spec;
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayers ?? '']);
+}
+
+export interface Owner {
+  instanceId: string;
+  pid: number;
+  host: string;
+}
+
+export function newOwner(): Owner {
+  return { instanceId: randomBytes(6).toString('hex'), pid: process.pid, host: hostname() };
+}
+
+export interface StartOptions {
+  executionId?: string;
+  /** Pooled containers wait for work: the agent and the runtime both cap how long. */
+  idleTimeoutSec?: number;
+  maxLifetimeSec?: number;
+  /** Modules the agent imports before `ready` (pooled containers only). */
+  preload?: PreloadPlan;
+  /** Matplotlib's font list for this image, so no sandbox builds its own. */
+  mplFontCache?: FontList;
+}
+
+/** The boot payload's share of StartOptions. */
+export function bootExtras(options: StartOptions): Pick<StartOptions, 'preload' | 'mplFontCache'> {
+  return { ...(options.preload ? { preload: options.preload } : {}), ...(options.mplFontCache ? { mplFontCache: options.mplFontCache } : {}) };
+}
+
+/** A sandbox any Sandbar instance made on a backend, as the reaper sees it. */
+export interface OwnedContainer {
+  name: string;
+  instanceId: string;
+  pid: number | null;
+  host: string;
+  state: string;
+}
+
+/** Memory in use by one sandbox. */
+export interface ContainerMemory {
+  name: string;
+  memoryBytes: number;
+}
 
 export type BackendKind = 'podman' | 'docker' | 'kubernetes';
 

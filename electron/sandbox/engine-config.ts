@@ -1,11 +1,11 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
 import type { Limits } from '../../shared/limits.js';
-import type { ArtifactCaps } from './artifact-collector.js';
-import type { ContainerSpec, Owner } from './container-factory.js';
+import type { ArtifactCaps } from './run/artifact-collector.js';
+import type { ContainerSpec, Owner } from './backend.js';
 import type { ExecutionResult } from '../../shared/execution.js';
-import type { RpcHandler } from './execution.js';
-import type { SandboxContainer } from './sandbox-container.js';
+import type { RpcHandler } from './run/execution.js';
+import type { SandboxContainer } from './run/sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { DEFAULT_PRELOAD, preloadPlan } from './warm-imports.js';
 

@@ -3,7 +3,7 @@
 // it takes the list if one is known (kept on disk by an earlier pool) and learns the image's key for the
 // next start, unless the process runs only one run.
 import type { SandboxBackend } from './backend.js';
-import type { SandboxContainer } from './sandbox-container.js';
+import type { SandboxContainer } from './run/sandbox-container.js';
 import { buildFontList, FontListCache } from './warm-imports.js';
 
 export class ImageAwareCreator {

@@ -4,10 +4,8 @@ import { readFileSync } from 'node:fs';
 import { assetPath } from '../asset-path.js';
 import { ENFORCED_KEYS, type EnforcedKey } from '../../shared/health.js';
 import { errorMessage } from '../../shared/errors.js';
-import { ContainerFactory, type ContainerSpec, type Owner } from './container-factory.js';
-import type { ContainerRuntime } from './container-runtime.js';
-import { runInContainer } from './execution.js';
-import type { SandboxBackend } from './backend.js';
+import type { ContainerSpec, SandboxBackend } from './backend.js';
+import { runInContainer } from './run/execution.js';
 
 export interface ProbeFinding {
   enforced: boolean;
@@ -43,11 +41,6 @@ export function parseProbeOutput(stdout: string): Record<EnforcedKey, ProbeFindi
     };
   }
   return findings;
-}
-
-export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owner, spec: ContainerSpec): Promise<ProbeResult> {
-  const factory = new ContainerFactory(runtime, owner);
-  return probeWith({ create: (s, o) => factory.start(s, o), kill: (names) => runtime.killAndRemove(names) }, spec);
 }
 
 /** The probe on any backend: one sandbox with the real flags and deliberately small limits. */

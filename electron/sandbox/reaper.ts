@@ -1,8 +1,6 @@
 // Removes containers left behind by Sandbar processes that died (killed, crashed, power loss). Other
 // live instances (the desktop app and a `sandbar stdio` at once) keep theirs.
-import type { SandboxBackend } from './backend.js';
-import type { OwnedContainer } from './container-runtime.js';
-import type { Owner } from './container-factory.js';
+import type { SandboxBackend, OwnedContainer, Owner } from './backend.js';
 
 export function isProcessAlive(pid: number): boolean {
   try {

@@ -12,10 +12,9 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../shared/errors.js';
-import type { SandboxBackend } from './backend.js';
-import type { ContainerSpec } from './container-factory.js';
-import { runInContainer } from './execution.js';
-import type { SandboxContainer } from './sandbox-container.js';
+import type { SandboxBackend, ContainerSpec } from './backend.js';
+import { runInContainer } from './run/execution.js';
+import type { SandboxContainer } from './run/sandbox-container.js';
 
 /** Setting `preload: null`: whichever of these the image has (and, see PreloadUsage, the runs use). */
 export const DEFAULT_PRELOAD: readonly string[] = ['numpy', 'pandas', 'matplotlib.pyplot'];

@@ -2,9 +2,8 @@
 // exactly one execution and is then destroyed; it never carries anything from one run to the next.
 import { errorMessage } from '../../shared/errors.js';
 import type { PoolState } from '../../shared/execution.js';
-import type { SandboxBackend } from './backend.js';
-import { specKey, type ContainerSpec } from './container-factory.js';
-import type { SandboxContainer } from './sandbox-container.js';
+import { type SandboxBackend, specKey, type ContainerSpec } from './backend.js';
+import type { SandboxContainer } from './run/sandbox-container.js';
 import { preloadProblem } from './warm-imports.js';
 
 interface Slot {

@@ -6,7 +6,7 @@ import type { ExecutionResult } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
 import { NEW_SESSION, SESSION_ID_PATTERN, type SessionEndReason, type SessionInfo, type SessionResultInfo } from '../../shared/sessions.js';
 import type { SessionBinding } from '../sandbox/engine-config.js';
-import type { SandboxContainer } from '../sandbox/sandbox-container.js';
+import type { SandboxContainer } from '../sandbox/run/sandbox-container.js';
 import { ownerHash, type SessionJournal } from './session-journal.js';
 import { busyMessage, callEndDetail, capMessage, endedBecause, expiredMessage, malformedMessage, unknownMessage, unsupportedMessage } from './session-messages.js';
 

@@ -2,7 +2,7 @@
 // alternating blocks (A B A B) on this machine. Target: p50 ≤ 30 ms for B. Host CPU per run (from
 // /proc/stat, all processes: podman, conmon, the containers) shows the gain is not bought with idle burn.
 import { readFileSync } from 'node:fs';
-import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
 import { ms, percentile, sleep, timed } from './stats.js';

@@ -4,7 +4,7 @@
 // Usage: node test/bench/cold-floor.mjs RUNTIME ARGS_JSON_FILE CODE
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { agentBootModules, buildBootLine } from '../../dist/electron/sandbox/bootstrap.js';
+import { agentBootModules, buildBootLine } from '../../dist/electron/sandbox/agent/bootstrap.js';
 
 const [runtime, argsFile, code] = process.argv.slice(2);
 const child = spawn(runtime, JSON.parse(readFileSync(argsFile, 'utf8')), { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -4,8 +4,8 @@
 // memory-growth figures (one path each, no baseline).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { buildContainerArgs } from '../../electron/sandbox/container-args.js';
-import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { buildContainerArgs } from '../../electron/sandbox/cli/container-args.js';
+import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
 import { seccompProfileFor } from '../../electron/sandbox/seccomp-profile.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';

@@ -13,7 +13,7 @@ import { HttpEndpoint } from '../../electron/mcp/http-endpoint.js';
 import { loadOrCreateToken } from '../../electron/http/token-store.js';
 import { createMcpServer } from '../../electron/mcp/server-factory.js';
 import { ServerManager } from '../../electron/proxy/server-manager.js';
-import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
 import { engineSandboxes } from '../../electron/sessions/engine-sandboxes.js';
 import { SessionRegistry } from '../../electron/sessions/session-registry.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { HISTORY_FILE } from '../../electron/history/history-store.js';
-import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { SMOKE_REPORT_ENV } from '../../electron/shell/smoke-hook.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { consoleProblems, cspProblems, descendants, preloadProblems, windowUrlProblems, type ConsoleEntry, type PreloadSurface } from './outside-checks.js';

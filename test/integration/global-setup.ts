@@ -2,7 +2,7 @@
 // skips the suite with a message; in CI (CI=true) it is a failure, never a silent skip. Each project
 // (one per runtime in SANDBAR_TEST_RUNTIMES) checks its own runtime, from the project's env.
 import type { TestProject } from 'vitest/node';
-import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { isStrictCi } from '../ci-mode.js';
 
 export const TEST_IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';

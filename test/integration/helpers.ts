@@ -1,7 +1,7 @@
 // Shared set-up for tests that run real containers.
 import { inject } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { ContainerRuntime } from '../../electron/sandbox/container-runtime.js';
+import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from '../../electron/sandbox/engine.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';

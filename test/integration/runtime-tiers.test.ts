@@ -1,9 +1,9 @@
 // Every runtime and tier installed here, probed with the engine's spec (`sandbar doctor --all-runtimes`).
 // In CI every runtime in SANDBAR_TEST_RUNTIMES must be among them.
 import { describe, expect, it } from 'vitest';
-import { newOwner } from '../../electron/sandbox/container-factory.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import { containerSpecOf } from '../../electron/sandbox/engine.js';
-import { formatTiers, probeEveryTier } from '../../electron/sandbox/runtime-tiers.js';
+import { formatTiers, probeEveryTier } from '../../electron/health/runtime-tiers.js';
 import { sandbox, testConfig } from './helpers.js';
 import { parseTestRuntimes } from './runtimes.js';
 

@@ -4,10 +4,10 @@
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentBootModules } from '../../../electron/sandbox/bootstrap.js';
-import { newOwner } from '../../../electron/sandbox/container-factory.js';
+import { agentBootModules } from '../../../electron/sandbox/agent/bootstrap.js';
+import { newOwner } from '../../../electron/sandbox/backend.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
-import { KubernetesBackend } from '../../../electron/sandbox/kubernetes-backend.js';
+import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
 import { waitFor } from '../helpers.js';
 import { FakeAgentSandbox } from './fake-agent-sandbox.js';

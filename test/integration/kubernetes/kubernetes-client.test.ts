@@ -3,10 +3,10 @@
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentBootModules } from '../../../electron/sandbox/bootstrap.js';
-import { newOwner } from '../../../electron/sandbox/container-factory.js';
+import { agentBootModules } from '../../../electron/sandbox/agent/bootstrap.js';
+import { newOwner } from '../../../electron/sandbox/backend.js';
 import { containerSpecOf, Engine } from '../../../electron/sandbox/engine.js';
-import { KubernetesBackend } from '../../../electron/sandbox/kubernetes-backend.js';
+import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
 import { AppError } from '../../../shared/errors.js';
 import { waitFor } from '../helpers.js';

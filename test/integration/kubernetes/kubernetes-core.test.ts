@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type SandbarCore } from '../../../electron/core.js';
-import { KubernetesBackend } from '../../../electron/sandbox/kubernetes-backend.js';
+import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
 import { sandbox } from '../helpers.js';
 import { FAKE_TOKEN, FakeKubeApi } from './fake-api-server.js';
 

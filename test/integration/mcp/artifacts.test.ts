@@ -9,7 +9,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from '../../../electron/history/history-store.js';
 import { STRUCTURED_META_KEY } from '../../../electron/mcp/result-format.js';
-import { readImageHeader } from '../../../electron/sandbox/image-header.js';
+import { readImageHeader } from '../../../electron/sandbox/run/image-header.js';
 import type { Engine } from '../../../electron/sandbox/engine.js';
 import { artifactUri, MAX_RESPONSE_BYTES, parseArtifactUri } from '../../../shared/artifacts.js';
 import { sandbox, startEngine } from '../helpers.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PackageManager } from '../../../electron/packages/package-manager.js';
 import { packageRuntimeOf } from '../../../electron/packages/package-runtime.js';
-import { newOwner } from '../../../electron/sandbox/container-factory.js';
+import { newOwner } from '../../../electron/sandbox/backend.js';
 import { seccompProfileFor } from '../../../electron/sandbox/seccomp-profile.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 import { sandbox, testRuntime } from '../helpers.js';

@@ -3,7 +3,7 @@
 // the run goes on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/sandbox/engine.js';
-import { readImageHeader } from '../../../electron/sandbox/image-header.js';
+import { readImageHeader } from '../../../electron/sandbox/run/image-header.js';
 import { MODEL_IMAGE_EDGE_PX, MODEL_IMAGE_PIXELS, type Artifact } from '../../../shared/artifacts.js';
 import type { ExecutionResult } from '../../../shared/execution.js';
 import { sandbox, startEngine } from '../helpers.js';

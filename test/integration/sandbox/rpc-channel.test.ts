@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/sandbox/engine.js';
-import type { RpcHandler } from '../../../electron/sandbox/execution.js';
+import type { RpcHandler } from '../../../electron/sandbox/run/execution.js';
 import { sandbox, startEngine } from '../helpers.js';
 
 describe.skipIf(!sandbox.available)('RPC channel', () => {

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContainerRuntime } from '../../../electron/sandbox/container-runtime.js';
+import { ContainerRuntime } from '../../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
 import { collectHealth } from '../../../electron/health/sandbox-checks.js';
 import { containersOf, runtimeName, sandbox, testConfig, underGvisor } from '../helpers.js';

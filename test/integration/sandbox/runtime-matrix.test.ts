@@ -1,8 +1,8 @@
 // Each runtime under test, through the backend interface: the probe's capability matrix (with gVisor's
 // documented exceptions), and pause, stats, resume, kill and wait on a real sandbox.
 import { afterAll, describe, expect, it } from 'vitest';
-import { CliBackend } from '../../../electron/sandbox/cli-backend.js';
-import { newOwner } from '../../../electron/sandbox/container-factory.js';
+import { CliBackend } from '../../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../../electron/sandbox/backend.js';
 import { containerSpecOf } from '../../../electron/sandbox/engine.js';
 import { collectHealth } from '../../../electron/health/sandbox-checks.js';
 import { containersOf, runtimeName, sandbox, testConfig, testRuntime, underGvisor, waitFor } from '../helpers.js';

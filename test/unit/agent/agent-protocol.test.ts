@@ -1,13 +1,11 @@
 // Runs the real in-container agent on the host (`python3 -c BOOTSTRAP_SOURCE`) and speaks its frame protocol.
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
-import type { BootPayload } from '../../../electron/sandbox/bootstrap.js';
+import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine, type BootPayload } from '../../../electron/sandbox/agent/bootstrap.js';
 
 type Frame = { type: string } & Record<string, unknown>;
 type BootOptions = Partial<Omit<BootPayload, 'agent'>>;

@@ -2,7 +2,7 @@
 // kept, output and exit frames per call, and runtime.end_session().
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
+import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/agent/bootstrap.js';
 
 type Frame = { type: string } & Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hasControlChars } from '../../../shared/control-chars.js';
-import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
+import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/agent/bootstrap.js';
 
 type Frame = { type: string } & Record<string, unknown>;
 

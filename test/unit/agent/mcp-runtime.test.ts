@@ -2,7 +2,7 @@
 // the host: it answers the three MCP RPCs (list_servers, list_tools, call_tool) from the test's context.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/bootstrap.js';
+import { agentBootModules, BOOTSTRAP_SOURCE, buildBootLine } from '../../../electron/sandbox/agent/bootstrap.js';
 
 type Frame = { type: string } & Record<string, unknown>;
 type Payload = Record<string, unknown>;

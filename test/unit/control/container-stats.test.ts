@@ -1,6 +1,7 @@
 // Memory per container from the runtimes' stats output: human sizes and the two JSON shapes.
 import { describe, expect, it } from 'vitest';
-import { parseHumanSize, parseStats } from '../../../electron/sandbox/container-stats.js';
+import { parseStats } from '../../../electron/sandbox/cli/container-stats.js';
+import { parseHumanSize } from '../../../shared/human-size.js';
 
 describe('parseHumanSize', () => {
   it('reads decimal units as powers of 1000', () => {

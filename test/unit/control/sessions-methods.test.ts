@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { controlMethods, type ControlServices } from '../../../electron/control/control-methods.js';
 import { ControlRouter } from '../../../electron/control/router.js';
-import type { SandboxContainer } from '../../../electron/sandbox/sandbox-container.js';
+import type { SandboxContainer } from '../../../electron/sandbox/run/sandbox-container.js';
 import { SessionRegistry } from '../../../electron/sessions/session-registry.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildHealthReport, enforcementHint, toRuntimeReport } from '../../../electron/health/sandbox-checks.js';
 import type { ProbeFinding, ProbeResult } from '../../../electron/sandbox/probe.js';
-import type { RuntimeInfo } from '../../../electron/sandbox/container-runtime.js';
+import type { RuntimeInfo } from '../../../electron/sandbox/cli/container-runtime.js';
 import { ENFORCED_KEYS, type EnforcedKey, type HealthReport, type RuntimeReport } from '../../../shared/health.js';
 
 const podmanV2: RuntimeReport = {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
-import type { ContainerRuntime } from '../../../electron/sandbox/container-runtime.js';
+import type { ContainerRuntime } from '../../../electron/sandbox/cli/container-runtime.js';
 import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
 import type { HistoryStore } from '../../../electron/history/history-store.js';
 import { HISTORY_STREAM_CAP_BYTES } from '../../../electron/history/history-writer.js';

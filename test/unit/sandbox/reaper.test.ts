@@ -1,8 +1,7 @@
 // Which leftover containers belong to dead Sandbar processes.
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, selectOrphans } from '../../../electron/sandbox/reaper.js';
-import type { OwnedContainer } from '../../../electron/sandbox/container-runtime.js';
-import type { Owner } from '../../../electron/sandbox/container-factory.js';
+import type { OwnedContainer, Owner } from '../../../electron/sandbox/backend.js';
 
 const self: Owner = { instanceId: 'me', pid: 1000, host: 'laptop' };
 

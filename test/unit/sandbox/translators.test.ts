@@ -1,12 +1,11 @@
 // One SandboxSpec, three translators: Podman argv, Docker argv, Kubernetes Pod. The golden files are the
 // whole output, reviewed by hand; the assertions below pin what each one must mean.
 import { describe, expect, it } from 'vitest';
-import { BOOTSTRAP_SOURCE } from '../../../electron/sandbox/bootstrap.js';
-import { SANDBOX_ENV } from '../../../electron/sandbox/container-args.js';
-import { dockerArgs } from '../../../electron/sandbox/docker-args.js';
-import { denyAllNetworkPolicy, labelValue, podManifest, toQuantity } from '../../../electron/sandbox/pod-manifest.js';
-import { podmanArgs } from '../../../electron/sandbox/podman-args.js';
-import { assertSafeSpec, isolationOf, type SandboxSpec } from '../../../electron/sandbox/sandbox-spec.js';
+import { BOOTSTRAP_SOURCE } from '../../../electron/sandbox/agent/bootstrap.js';
+import { SANDBOX_ENV, assertSafeSpec, isolationOf, type SandboxSpec } from '../../../electron/sandbox/sandbox-spec.js';
+import { dockerArgs } from '../../../electron/sandbox/cli/docker-args.js';
+import { denyAllNetworkPolicy, labelValue, podManifest, toQuantity } from '../../../electron/sandbox/kubernetes/pod-manifest.js';
+import { podmanArgs } from '../../../electron/sandbox/cli/podman-args.js';
 
 const spec = (extra: Partial<SandboxSpec> = {}): SandboxSpec => ({
   name: 'sandbar-0123456789ab',

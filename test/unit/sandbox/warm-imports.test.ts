@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { specKey } from '../../../electron/sandbox/container-factory.js';
+import { specKey } from '../../../electron/sandbox/backend.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 import { FontListCache, parseFontListOutput, PRELOAD_USAGE_WINDOW, preloadPlan, preloadProblem, PreloadUsage, type FontList } from '../../../electron/sandbox/warm-imports.js';
 

@@ -1,8 +1,8 @@
 // The warm pool against a fake backend: runs that find no ready container grow the pool (up to a cap),
 // a quiet spell shrinks it back, a spec change is reported as a refill until the pool is full again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ContainerSpec } from '../../../electron/sandbox/container-factory.js';
-import type { SandboxContainer } from '../../../electron/sandbox/sandbox-container.js';
+import type { ContainerSpec } from '../../../electron/sandbox/backend.js';
+import type { SandboxContainer } from '../../../electron/sandbox/run/sandbox-container.js';
 import { BURST_DECAY_MS, BURST_EXTRA_MAX, WarmPool } from '../../../electron/sandbox/warm-pool.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 

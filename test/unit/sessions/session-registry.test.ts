@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExecutionResult } from '../../../shared/execution.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
-import type { SandboxContainer } from '../../../electron/sandbox/sandbox-container.js';
+import type { SandboxContainer } from '../../../electron/sandbox/run/sandbox-container.js';
 import { SessionJournal } from '../../../electron/sessions/session-journal.js';
 import { SessionRegistry, type SessionCall, type SessionPolicy, type SessionSandboxes } from '../../../electron/sessions/session-registry.js';
 
