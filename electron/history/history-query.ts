@@ -26,12 +26,15 @@ export function decodeCursor(cursor: string): CursorPosition {
 }
 
 /**
- * Words shorter than this match whole (`np`, `os`, `df`); longer ones also match as the beginning of a word.
- * A one- or two-letter prefix matches a large part of the vocabulary, and FTS5 merges every matching word's
- * list before it can return a page: about 250 ms at 100,000 runs (test/bench/history.bench.ts), with the
- * event loop held. A trailing `*` still asks for a prefix of any length.
+ * Words shorter than this match whole (`np`, `os`, `pd`, `sql`); longer ones also match as the beginning of
+ * a word (`pand` finds pandas). FTS5 merges the lists of every word a prefix matches before it can return a
+ * page, with the event loop held: at 100,000 runs (test/bench/history.bench.ts) a three-letter prefix
+ * shared by 1 word in 16 took 240-320 ms and a two-letter one 250 ms, against 27 ms at most for four
+ * letters. A prefix index (`prefix='3'`) would make three letters fast too, for +50% of the search index and
+ * a rebuild of it (about 40 s at 100,000 runs) on the first start. A trailing `*` still asks for a prefix
+ * of any length.
  */
-export const MIN_PREFIX_CHARS = 3;
+export const MIN_PREFIX_CHARS = 4;
 
 /**
  * Search text to an FTS5 query that cannot be a syntax error. Every term must occur (AND). A bare term

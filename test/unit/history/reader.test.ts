@@ -108,10 +108,11 @@ describe('full-text search', () => {
     expect(store.list({ search: 'quetz' }).items.map((i) => i.id)).toEqual([ids[19]]);
     expect(store.list({ search: 'pd.read' }).items.map((i) => i.id)).toEqual([ids[7]]);
     expect(store.list({ search: 'zanz pand' }).items.map((i) => i.id)).toEqual([ids[7]]);
-    // One or two letters are whole words: `pd` is one here, `pa` is not.
+    // Up to three letters are whole words: `pd` is one here, `pan` is not; `*` asks for the prefix anyway.
     expect(store.list({ search: 'pd' }).items.map((i) => i.id)).toEqual([ids[7]]);
-    expect(store.list({ search: 'pa' }).items).toEqual([]);
-    expect(store.list({ search: 'pa*' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    expect(store.list({ search: 'pan' }).items).toEqual([]);
+    expect(store.list({ search: 'pan*' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    expect(store.list({ search: 'pand' }).items.map((i) => i.id)).toEqual([ids[7]]);
     for (const nasty of ['"', 'a OR', 'NEAR(', '(((', '*', '-x', 'col:val', "'; DROP TABLE executions; --", '"unbalanced', 'x"y', '""""', '^', 'a AND NOT b', '{code}: x']) {
       expect(() => store.list({ search: nasty })).not.toThrow();
     }
