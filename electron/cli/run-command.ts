@@ -3,7 +3,11 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ExitReason } from '../../shared/execution.js';
 import { AppError } from '../../shared/errors.js';
+import { displayLine } from '../../shared/display-text.js';
 import type { CliContext } from './cli-context.js';
+
+/** `sandbar: …`, a line of Sandbar's own beside the code's output: sanitised (its message may quote the code's text). */
+const headerLine = (text: string) => `sandbar: ${displayLine(text, 2000)}\n`;
 
 export const RUN_EXIT_CODES: Record<ExitReason, number> = {
   success: 0,
@@ -100,8 +104,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         const { compactStructured, payloadFromResult } = await import('../mcp/result-format.js');
         process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result, servers)), null, 2)}\n`);
       } else {
-        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\nsandbar: ${result.message ?? 'output truncated'}\n`);
-        else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(`sandbar: ${result.message ?? result.exitReason}\n`);
+        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\n${headerLine(result.message ?? 'output truncated')}`);
+        else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(headerLine(result.message ?? result.exitReason));
       }
       await core.dispose();
       ctx.setExitCode(RUN_EXIT_CODES[result.exitReason]);

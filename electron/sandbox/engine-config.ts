@@ -32,6 +32,11 @@ export interface EngineConfig {
   packageLayers?: string;
   /** The longest a session lasts (settings sessionMaxSec): pooled containers' runtime-side lifetime covers it. */
   sessionMaxSec?: number;
+  /**
+   * Time a run's calls may spend waiting for a person that does not count against its timeout, in all
+   * (settings approvalTimeoutSec): a run's wall-clock cap is its timeout plus this.
+   */
+  maxHeldSec?: number;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */

@@ -76,7 +76,7 @@ export class Engine {
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
-      maxRunSec: config.limits.maxTimeoutSec + (config.sessionMaxSec ?? 0),
+      maxRunSec: config.limits.maxTimeoutSec + (config.maxHeldSec ?? 0) + (config.sessionMaxSec ?? 0),
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
@@ -102,9 +102,9 @@ export class Engine {
     shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
   }
 
-  /** What a pooled container must outlive besides its idle time: one run, or a whole session of them. */
+  /** What a pooled container must outlive besides its idle time: one run (held time included), or a whole session of them. */
   private maxRunSec(): number {
-    return this.config.limits.maxTimeoutSec + (this.config.sessionMaxSec ?? 0);
+    return this.config.limits.maxTimeoutSec + (this.config.maxHeldSec ?? 0) + (this.config.sessionMaxSec ?? 0);
   }
 
   private poolSnapshot(): PoolSnapshot {
@@ -303,6 +303,9 @@ export class Engine {
         code: job.request.code,
         context: job.request.context ?? {},
         timeoutSec: job.summary.timeoutSec,
+        ...(this.config.maxHeldSec !== undefined ? { maxHeldMs: this.config.maxHeldSec * 1000 } : {}),
+        // While every call in flight waits for a person the container is frozen, where its backend can pause.
+        freeze: (op) => (op === 'pause' ? this.backendOf(container).pause(container.name) : this.backendOf(container).resume(container.name)),
         outputCapBytes: job.limits.outputCapBytes,
         memory: job.limits.memory,
         signal: job.abort.signal,

@@ -17,6 +17,7 @@ export function engineConfigOf(settings: Settings): EngineConfig {
     maxToolCallsInFlight: settings.maxToolCallsInFlight,
     preload: settings.preload,
     sessionMaxSec: settings.sessionMaxSec,
+    maxHeldSec: settings.approvalTimeoutSec,
     artifactCaps: { imageCapBytes: settings.imageCapBytes, maxFiles: settings.artifactMaxFiles, maxBytes: settings.artifactMaxBytes },
   };
 }

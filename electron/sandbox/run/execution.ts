@@ -8,6 +8,8 @@ import type { ProcessExit } from './attached-process.js';
 import { codeLineText, sourceLines } from './code-line.js';
 import { classifyExit, type HostStop } from './exit-classifier.js';
 import type { AgentFrame } from './frame-parser.js';
+import { HoldClock } from './hold-clock.js';
+import { RunFreezer, type FreezeOp } from './run-freezer.js';
 import { OutputCapture } from './output-capture.js';
 import { DEFAULT_RPC_LIMITS, RpcGate, type RpcGateLimits } from './rpc-gate.js';
 import type { SandboxContainer } from './sandbox-container.js';
@@ -18,7 +20,8 @@ export type RpcHandler = (
   /**
    * `deadline`: when the run times out (epoch ms), read when needed: host calls must finish before it.
    * `hold`: stops the run's clock until the returned release is called (a call waiting for a person's
-   * approval is not the code's time). `codeLine`: the user's line that made the call, as the sandbox says.
+   * approval is not the code's time, up to the run's hold budget; while every call in flight is held, the
+   * container is frozen). `codeLine`: the user's line that made the call, as the sandbox says.
    */
   ctx: { executionId: string; signal: AbortSignal; readonly deadline: number; hold(): () => void; codeLine?: string },
 ) => Promise<unknown>;
@@ -28,6 +31,10 @@ export interface RunSpec {
   code: string;
   context: Record<string, unknown>;
   timeoutSec: number;
+  /** Held time that stops the clock, in all (settings approvalTimeoutSec; DEFAULT_MAX_HELD_MS when absent). */
+  maxHeldMs?: number;
+  /** Pauses or resumes this run's container (its backend's pause); absent: holds never freeze it. */
+  freeze?: FreezeOp;
   outputCapBytes: number;
   memory: string;
   signal?: AbortSignal;
@@ -69,6 +76,8 @@ function refusedCall(limits: RpcGateLimits): string {
 
 /** After a kill, how long to wait for the runtime to confirm the container is gone. */
 const KILL_CONFIRM_MS = 1500;
+/** The settings' default approvalTimeoutSec. */
+export const DEFAULT_MAX_HELD_MS = 120_000;
 
 export function runInContainer(container: SandboxContainer, spec: RunSpec): Promise<RunOutcome> {
   const out = { stdout: new OutputCapture('stdout', spec.outputCapBytes), stderr: new OutputCapture('stderr', spec.outputCapBytes) };
@@ -86,11 +95,22 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
 
   return new Promise<RunOutcome>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let capTimer: NodeJS.Timeout | undefined;
+    // The clock stops while any host call holds it (waiting for an approval), within the hold budget; the
+    // wall-clock cap (timeout + budget) is a timer of its own that no hold moves.
+    const clock = new HoldClock(spec.timeoutSec * 1000, spec.maxHeldMs ?? DEFAULT_MAX_HELD_MS);
+    const freezer = new RunFreezer(spec.freeze);
+    let inFlight = 0;
+    let holds = 0;
+    const frozenWanted = () => freezer.set(holds > 0 && holds >= inFlight);
 
     const finish = (processExit?: ProcessExit) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(capTimer);
+      // Nothing is frozen after the end (a session's sandbox is the session's to pause from here on).
+      void freezer.release();
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
       gate.close();
@@ -103,8 +123,11 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         memory: spec.memory,
         outputCapBytes: spec.outputCapBytes,
       });
+      const heldSec = Math.round(clock.creditedMs() / 1000);
       resolve({
         ...end,
+        // The timeout counts the code's time: say how long the run also waited for answers.
+        ...(end.exitReason === 'timeout' && heldSec > 0 ? { message: `${end.message} (plus ${heldSec}s waiting for approval answers)` } : {}),
         stdout: out.stdout.text(),
         stderr: out.stderr.text(),
         stdoutTruncated: out.stdout.truncated,
@@ -122,31 +145,35 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       if (settled || hostStop) return;
       hostStop = why;
       clearTimeout(timer);
-      const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
-      void spec.kill(container).catch(() => {});
-      void confirmed.then((exit) => finish(exit));
+      clearTimeout(capTimer);
+      // A frozen container is thawed first: some runtimes refuse to kill a paused one.
+      void freezer.release().then(() => {
+        const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
+        void spec.kill(container).catch(() => {});
+        void confirmed.then((exit) => finish(exit));
+      });
     };
 
     const onAbort = () => stop({ reason: 'cancelled' });
 
-    // The clock stops while any host call holds it (waiting for an approval), and the deadline moves on.
-    let holds = 0;
-    let heldSince: number | null = null;
-    let heldMs = 0;
-    const deadline = () => startedAt + spec.timeoutSec * 1000 + heldMs + (heldSince === null ? 0 : Date.now() - heldSince);
+    const deadline = () => clock.deadline();
+    const armTimer = () => {
+      clearTimeout(timer);
+      if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+    };
     const holdClock = () => {
-      if (holds++ === 0) {
-        heldSince = Date.now();
-        clearTimeout(timer);
-      }
+      const release = clock.hold();
+      holds++;
+      armTimer();
+      frozenWanted();
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        if (--holds > 0 || heldSince === null) return;
-        heldMs += Date.now() - heldSince;
-        heldSince = null;
-        if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+        holds--;
+        release();
+        armTimer();
+        frozenWanted();
       };
     };
 
@@ -163,6 +190,9 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       if (!spec.rpc) {
         response = { type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' };
       } else {
+        // A call in flight that is not held means the code is not just waiting: it must not be frozen.
+        inFlight++;
+        frozenWanted();
         try {
           const ctx = { executionId: spec.executionId, signal: rpcAbort.signal, get deadline() { return deadline(); }, hold: holdClock, ...(codeLine ? { codeLine } : {}) };
           const result = await spec.rpc(payload, ctx);
@@ -170,6 +200,9 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         } catch (err) {
           // `denied`: the agent raises ToolCallDenied, a subclass of MCPError, for it.
           response = { type: 'rpc_response', id, success: false, error: errorMessage(err), ...(isDenied(err) ? { kind: 'denied' } : {}) };
+        } finally {
+          inFlight--;
+          frozenWanted();
         }
       }
       if (settled) return;
@@ -228,6 +261,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     }
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     startedAt = Date.now();
+    clock.start();
     // The agent keeps its calls within the same bounds the host enforces (see RpcGate).
     container.send({
       type: 'start',
@@ -240,6 +274,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     });
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
+    capTimer = setTimeout(() => stop({ reason: 'timeout' }), clock.wallCap() - Date.now());
   });
 }
 

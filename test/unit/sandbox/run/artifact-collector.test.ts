@@ -22,7 +22,7 @@ describe('ArtifactCollector', () => {
     const { artifacts, refusedArtifacts } = c.result();
     expect(refusedArtifacts).toBeUndefined();
     expect(artifacts?.map((a) => [a.name, a.source, a.mimeType, a.width, a.height, a.title, a.size])).toEqual([
-      ['figure-1.png', 'figure', 'image/png', 640, 480, 'Sales[31m', 33],
+      ['figure-1.png', 'figure', 'image/png', 640, 480, 'Sales', 33],
       ['display-1.png', 'display', 'image/png', 10, 20, undefined, 33],
       ['figure-2.png', 'figure', 'image/png', 30, 40, undefined, 33],
       ['display-2.svg', 'display', 'image/svg+xml', undefined, undefined, undefined, 42],
