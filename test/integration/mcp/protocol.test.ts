@@ -46,10 +46,7 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
       expect(tools).toHaveLength(1);
       const tool = tools[0]!;
       expect(tool.name).toBe('run_python');
-      expect(tool.description).toBe(
-        "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
-          "Figures come back. session='new' keeps state.",
-      );
+      expect(tool.description).toBe("Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution.");
       expect(tool.inputSchema).toEqual({
         type: 'object',
         properties: {
@@ -58,8 +55,8 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
             description: `Python source code to execute. Call runtime.capability_summary() inside the sandbox for this digest. ${HELPER_SUMMARY}`,
           },
           servers: { type: 'array', items: { type: 'string' }, description: 'Optional list of MCP servers to make available as mcp_<name> proxies' },
-          packages: { type: 'array' },
-          session: {},
+          packages: { description: 'pip requirements pinned with ==' },
+          session: { description: "'new' opens; its id continues" },
           timeout: { type: 'integer', minimum: 1, maximum: 120, default: 30, description: 'Execution timeout in seconds' },
         },
         required: ['code'],
