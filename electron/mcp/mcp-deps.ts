@@ -6,6 +6,21 @@ import type { McpServerDeps } from './server-factory.js';
 import { packageInfo } from '../package-info.js';
 import { HeldRuns } from './held-runs.js';
 import { RequestStateSigner } from './request-state.js';
+import { RunViewRuns } from './run-view-runs.js';
+import type { RunViewDeps } from './run-view-tools.js';
+
+/** The run view's runs, one set per instance (every HTTP session's server and both revisions share it). */
+const runViews = new WeakMap<SandbarCore, RunViewDeps>();
+
+function runViewFor(core: SandbarCore): RunViewDeps {
+  let deps = runViews.get(core);
+  if (!deps) {
+    const broker = core.approvals.broker;
+    deps = { runs: new RunViewRuns(core.engine), pending: () => broker.list(), decide: (id, decision, by) => broker.decide(id, decision, by) };
+    runViews.set(core, deps);
+  }
+  return deps;
+}
 
 export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Logger, connection?: string): McpServerDeps {
   return {
@@ -20,6 +35,7 @@ export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Log
     artifacts: core.history,
     ...(connection ? { connection } : {}),
     sessions: core.sessions,
+    runView: runViewFor(core),
   };
 }
 

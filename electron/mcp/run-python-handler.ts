@@ -30,6 +30,8 @@ export interface CallerOptions<Held = never> {
   canElicit?: boolean;
   credential?: string;
   hold?: RunHold<Held>;
+  /** The run was submitted (the run view's tools look it up by its caller and arguments). */
+  onSubmitted?: (runId: string) => void;
 }
 
 export interface RunHold<Held> {
@@ -105,6 +107,7 @@ export async function handleRunPython<Held = never>(
     }
     const handle = submitted.handle;
     open?.attach(handle.id);
+    caller.onSubmitted?.(handle.id);
     if (caller.canElicit && deps.approvals) deps.approvals.addChannel(handle.id, elicitationChannel(extra));
     const finish = (shaped: CallToolResult) => (open && deps.sessions ? withSession(shaped, deps.sessions.resultInfo(open.id)) : shaped);
     if (caller.hold) return await caller.hold.attach(handle, check.servers, extra, finish);

@@ -152,6 +152,7 @@ export function fakeHealth(broken: boolean, now: number): HealthReport {
   return {
     ok: !broken,
     checkedAt: now - 3 * MIN,
+    probedAt: now - 3 * MIN,
     runtime: {
       name: 'podman',
       path: '/usr/bin/podman',
@@ -211,7 +212,7 @@ export const FAKE_DIFF = `Index: ~/.config/Claude/claude_desktop_config.json
 ===================================================================
 --- ~/.config/Claude/claude_desktop_config.json
 +++ ~/.config/Claude/claude_desktop_config.json
-@@ -1,7 +1,11 @@
+@@ -1,7 +1,12 @@
  {
    "mcpServers": {
      "github": {
@@ -221,11 +222,14 @@ export const FAKE_DIFF = `Index: ~/.config/Claude/claude_desktop_config.json
 +    },
 +    "sandbar": {
 +      "command": "/opt/Sandbar/sandbar",
-+      "args": ["--stdio"]
++      "args": ["--stdio"],
++      "env": { "SANDBAR_HOME": "~/.config/sandbar" }
 +    }
    }
  }
 `;
+
+export const FAKE_SUMMARY = 'Claude Desktop will start /opt/Sandbar/sandbar --stdio with SANDBAR_HOME=~/.config/sandbar, so it joins this Sandbar (the same engine, history and servers) instead of starting one of its own.';
 
 export const FAKE_ENDPOINT: EndpointInfo = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '~/.config/sandbar/token', panelTokenFile: '~/.config/sandbar/panel-token', sessions: 2 };
 
