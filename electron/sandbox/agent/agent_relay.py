@@ -81,7 +81,7 @@ class _Relay:
                     pass
                 self.reap()
             if self.sock_open and self.sock in ready:
-                self.from_agent()
+                self.from_agent()  # first: a call's start (its cap) comes before anything the call prints
             for stream in self.streams if self.reading else []:
                 if stream.fd >= 0 and stream.fd in ready and not self.passing:
                     self.read_stream(stream)

@@ -29,7 +29,7 @@ describe.skipIf(!sandbox.available)('frame floods from code that went around the
       const { outcome, rss } = await host.flood(kind, 10);
       const m = (n: number) => (n / MiB).toFixed(0);
       console.info(`[flood ${kind}] ${outcome.runs} runs; host RSS before ${m(rss.before)} MiB, peak ${m(rss.peak)} MiB, after ${m(rss.after)} MiB`);
-      expect(outcome.stdout).toContain('writer found'); // the code really did go around the agent
+      expect(outcome.found).toBeGreaterThan(0); // the code really did go around the agent
       expect(outcome.runs).toBeGreaterThan(0);
       expect(outcome.reasons).toEqual({ protocol_abuse: outcome.runs });
       expect(outcome.messages[0]).toMatch(/^Protocol abuse: (it sent a host call past the in-flight budget|the sandbox sent more )/);
