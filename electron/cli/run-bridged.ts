@@ -28,8 +28,13 @@ export async function runBridged(target: BridgeTarget, run: { code: string; serv
   const structured = (result.structuredContent ?? result._meta?.[STRUCTURED_META_KEY] ?? {}) as Record<string, unknown>;
   const exitReason = (structured.exitReason as ExitReason | undefined) ?? (result.isError ? 'error' : 'success');
   if (!run.json) {
-    process.stdout.write(lines(structured.stdout));
-    process.stderr.write(lines(structured.stderr));
+    if (structured.outputInText === true) {
+      // Output too long to come twice: only the result's text has it (with its `stderr:` part).
+      process.stdout.write(`${result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).slice(0, 1).join('')}\n`);
+    } else {
+      process.stdout.write(lines(structured.stdout));
+      process.stderr.write(lines(structured.stderr));
+    }
     if (exitReason !== 'success' && exitReason !== 'error' && typeof structured.error === 'string') process.stderr.write(header(structured.error));
     // A refusal (unknown server, busy) has no exit reason: its text is the message.
     if (structured.exitReason === undefined && result.isError) {

@@ -17,6 +17,7 @@ export const RUN_EXIT_CODES: Record<ExitReason, number> = {
   cancelled: 130,
   output_limit: 1,
   runtime_error: 1,
+  protocol_abuse: 1,
 };
 
 function readCode(file: string | undefined): string {
@@ -104,7 +105,9 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         const { compactStructured, payloadFromResult } = await import('../mcp/result-format.js');
         process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result, servers)), null, 2)}\n`);
       } else {
-        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\n${headerLine(result.message ?? 'output truncated')}`);
+        // The line that says where a stream was cut and how much was printed is not streamed: show it.
+        const cuts = [result.stdout, result.stderr].flatMap((t) => /\[sandbar: [^\n]*\]\n$/.exec(t)?.[0] ?? []).join('');
+        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\n${result.message ? headerLine(result.message) : ''}${cuts}`);
         else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(headerLine(result.message ?? result.exitReason));
       }
       await core.dispose();

@@ -1,13 +1,45 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
-import type { Limits } from '../../shared/limits.js';
+import { clampTimeout, type Limits } from '../../shared/limits.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
 import type { ContainerSpec, Owner } from './backend.js';
-import type { ExecutionResult } from '../../shared/execution.js';
+import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
+import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { DEFAULT_PRELOAD, preloadPlan } from './warm-imports.js';
+
+export interface SubmitOptions {
+  signal?: AbortSignal | undefined;
+  rpc?: RpcHandler;
+  session?: SessionBinding;
+}
+
+export interface ExecutionHandle {
+  id: string;
+  result: Promise<ExecutionResult>;
+}
+
+export interface EngineSnapshot {
+  running: (ExecutionSummary & { startedAt: number | null; containerName?: string })[];
+  queued: ExecutionSummary[];
+  pool: PoolSnapshot;
+}
+
+/** What every surface shows of a request once it is queued. */
+export function summaryOf(id: string, request: ExecutionRequest, limits: Limits): ExecutionSummary {
+  return {
+    id,
+    code: request.code,
+    servers: request.servers ?? [],
+    ...(request.client ? { client: request.client } : {}),
+    ...(request.packages ? { packages: request.packages } : {}),
+    ...(request.session ? { session: request.session } : {}),
+    timeoutSec: clampTimeout(limits, request.timeoutSec),
+    queuedAt: Date.now(),
+  };
+}
 
 export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
 

@@ -159,8 +159,8 @@ describe('detail and counts', () => {
 
   it('counts by status with zeros filled, optionally since a time', () => {
     const counts = store.countByStatus();
-    expect(counts).toMatchObject({ error: 10, success: 20, queued: 0, running: 0, interrupted: 0, timeout: 0 });
-    expect(Object.keys(counts)).toHaveLength(10);
+    expect(counts).toMatchObject({ error: 10, success: 20, queued: 0, running: 0, interrupted: 0, timeout: 0, protocol_abuse: 0 });
+    expect(Object.keys(counts)).toHaveLength(11);
     expect(store.countByStatus(T0 + 27_000)).toMatchObject({ error: 1, success: 2 });
   });
 });

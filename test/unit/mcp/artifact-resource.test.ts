@@ -44,7 +44,7 @@ describe('artifact contents', () => {
   it('refuses text too large for one response, naming its size and the bound', () => {
     const big = file('out/big.csv', 'text/csv', 'x'.repeat(MAX_RESPONSE_BYTES));
     expect(() => artifactContents(uri('out/big.csv'), big)).toThrow(McpError);
-    expect(() => artifactContents(uri('out/big.csv'), big)).toThrow(/1,000,000 bytes of text, more than one response may carry \(1,000,000 bytes\)/);
+    expect(() => artifactContents(uri('out/big.csv'), big)).toThrow(/1,040,000 bytes of text, more than one response may carry \(1,040,000 bytes\)/);
     // Escaping counts: 100,000 control characters are 600,000 bytes of JSON.
     expect(() => artifactContents(uri('out/c.txt'), file('out/c.txt', 'text/plain', '\u0001'.repeat(200_000)))).toThrow(/more than one response may carry/);
     expect(artifactContents(uri('out/ok.csv'), file('out/ok.csv', 'text/csv', 'y'.repeat(900_000)))).toHaveProperty('text');
