@@ -6,7 +6,7 @@ import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
 import type { RuntimeTier } from '../shared/health.js';
 import { createCore, type SandbarCore } from './core.js';
-import { heldRunsFor, mcpDeps } from './mcp/mcp-deps.js';
+import { heldRunsFor, mcpDeps, runViewDeps } from './mcp/mcp-deps.js';
 import { ClientConfigurator } from './clients/client-configurator.js';
 import { controlMethods } from './control/control-methods.js';
 import { HealthMonitor } from './health/health-monitor.js';
@@ -17,7 +17,6 @@ import { PanelFiles } from './http/panel-files.js';
 import { startAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
-import { withChecks } from './health/with-checks.js';
 import { clearInstance, writeInstance } from './instance-file.js';
 import { createLogger, logToFile, type Logger } from './logger.js';
 import { LOG_FILE, LOGS_DIR, LogFile } from './log-file.js';
@@ -65,6 +64,9 @@ export interface SandbarApp {
   dispose(graceMs?: number): Promise<void>;
 }
 
+/** Engine events that change what the live health rows say (pool, queue, running, servers). */
+const LIVE_HEALTH_EVENTS = new Set(['queued', 'started', 'finished', 'poolChanged', 'pausedChanged', 'serverStateChanged']);
+
 /** `node <cli.js> stdio`: what a client launches when it cannot speak HTTP. */
 function defaultStdioCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [path.join(packageRoot(), 'dist', 'electron', 'cli.js'), 'stdio'] };
@@ -90,7 +92,12 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   // broadcast once started.
    
   let router: ControlRouter;
-  const broadcast: ControlRouter['broadcast'] = (event, data) => router.broadcast(event, data);
+  const broadcast: ControlRouter['broadcast'] = (event, data) => {
+    router.broadcast(event, data);
+    // The endpoint's row describes what endpoint.changed announces; a settings change can deny a server
+    // or resize the pool.
+    if (event === 'endpoint.changed' || event === 'settings.changed') health.refresh();
+  };
 
   const live = new LiveMonitor({
     engine: core.engine,
@@ -99,13 +106,15 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     sendTo: (id, event, data) => router.sendTo(id, event, data),
   });
   const health = new HealthMonitor({
-    collect: async (probe) => {
+    collect: (probe) => core.health({ probe }),
+    // Recomputed on every change of what they describe (see start()), so Health and Live agree.
+    live: () => {
       const engine = core.engine.snapshot();
-      return withChecks(await core.health({ probe }), [
+      return [
         endpointCheck(endpointInfo()),
         poolCheck(engine.pool, { running: engine.running.length, queued: engine.queued.length, paused: core.engine.paused }),
         serversCheck(core.servers.status()),
-      ]);
+      ];
     },
     quickState: () => core.engine.backend.quickHealth(core.settings.image),
     onChange: (report) => broadcast('health.changed', report),
@@ -118,7 +127,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onPulled: () => void health.probe().catch(() => {}),
   });
   const routes: ExtraRoute[] = [];
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
   const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
@@ -143,7 +152,9 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     env,
     targets: {
       http: () => ({ url: endpoint.listening ? endpoint.url : `http://127.0.0.1:${core.settings.httpPort}/mcp`, token: tokens.client }),
-      stdio: options.stdioCommand ?? defaultStdioCommand,
+      // This instance's home in the entry's env: without it the client's process would find another home
+      // (its own defaults), with its own tokens, engine and history, instead of joining this one.
+      stdio: () => ({ ...(options.stdioCommand ?? defaultStdioCommand)(), env: { SANDBAR_HOME: path.resolve(core.home) } }),
     },
   });
 
@@ -237,6 +248,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
           void core.sessions?.refreshMemory().finally(() => broadcast('sessions.changed', { sessions: core.sessions?.list() ?? [] }));
         }) ?? (() => {}),
         core.engine.subscribe((event) => {
+          // Pool, queue, running and servers rows: recomputed with the same events Live gets.
+          if (LIVE_HEALTH_EVENTS.has(event.type)) health.refresh();
           if (event.type === 'serverStateChanged') broadcast('server.state', { servers: core.servers.status() });
           if (event.type === 'approvalRequested') broadcast('approvals.changed', { pending: core.approvals.broker.list() });
           if (event.type === 'approvalResolved') broadcast('approvals.changed', { pending: core.approvals.broker.list(), last: event.outcome });

@@ -17,8 +17,12 @@ export const MODEL_IMAGE_PIXELS = 1_150_000;
 export const MAX_IMAGE_EDGE_PX = 8000;
 /** At most this many images inline in one result; the rest become links. */
 export const MAX_INLINE_IMAGES = 8;
-/** No JSON-RPC response may exceed this (a client rejects results over 1,048,576 characters). */
-export const MAX_RESPONSE_BYTES = 1_000_000;
+/**
+ * No JSON-RPC response may exceed this: a client rejects results over 1,048,576 characters, and a UTF-8
+ * byte is never less than a character. The margin is for the envelope's id; close to the limit because a
+ * print of 900 KB in short lines (each newline is two characters in JSON) must still arrive whole.
+ */
+export const MAX_RESPONSE_BYTES = 1_040_000;
 
 export interface ArtifactMeta {
   /**

@@ -156,6 +156,8 @@ export interface ClientChangePreview {
   changed: boolean;
   /** Set when writing changes the file's permissions (`0644` → `0600`: it will hold the client token). */
   modeChange: { from: string; to: string } | null;
+  /** What the client will do with the entry, in one sentence: the command and SANDBAR_HOME it starts, or the URL. */
+  summary: string;
 }
 
 export interface ClientChangeResult extends ClientChangePreview {

@@ -13,6 +13,8 @@ export const EXIT_REASONS = [
   'cancelled',
   'output_limit',
   'runtime_error',
+  /** The code went around the sandbox's agent and broke the frame protocol's bounds: the run was stopped. */
+  'protocol_abuse',
 ] as const;
 export type ExitReason = (typeof EXIT_REASONS)[number];
 
@@ -48,6 +50,12 @@ export interface ExecutionResult {
   stderr: string;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+  /**
+   * When a stream was cut at the output cap: the bytes the code printed on it in all (the sandbox counts
+   * them; at least what was kept). Absent when nothing was cut.
+   */
+  stdoutPrinted?: number;
+  stderrPrinted?: number;
   /** A user-facing sentence for anything but success ("Execution timed out after 5s"). */
   message?: string;
   timeoutSec: number;

@@ -63,7 +63,10 @@ export interface RuntimeTier {
 export interface HealthReport {
   /** True only when code can run safely: runtime, image and every enforcement check pass. */
   ok: boolean;
+  /** When this report was made: the live rows (endpoint, pool and queue, servers) are as they were then. */
   checkedAt: number;
+  /** When the enforcement probe last ran for it; null when it has not (no image, or a report without it). */
+  probedAt?: number | null;
   runtime: RuntimeReport | null;
   image: { name: string; present: boolean };
   /** Which syscall filter runs apply: Sandbar's profile, or the runtime's weaker default (user's choice). */

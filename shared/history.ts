@@ -7,7 +7,7 @@ import type { SessionRef } from './sessions.js';
 import type { Limits } from './limits.js';
 
 /** A finished run's status is its exit reason; the other three are runs not (or never) finished. */
-export const HISTORY_STATUSES = ['queued', 'running', 'interrupted', 'success', 'error', 'timeout', 'memory', 'cancelled', 'output_limit', 'runtime_error'] as const;
+export const HISTORY_STATUSES = ['queued', 'running', 'interrupted', 'success', 'error', 'timeout', 'memory', 'cancelled', 'output_limit', 'runtime_error', 'protocol_abuse'] as const;
 export type HistoryStatus = (typeof HISTORY_STATUSES)[number];
 
 export function isHistoryStatus(value: string): value is HistoryStatus {

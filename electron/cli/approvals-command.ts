@@ -2,10 +2,10 @@
 // questions a running Sandbar of this home is waiting on, through its control API with the panel token
 // (the file is readable only by this user, like the rest of SANDBAR_HOME).
 import type { Command } from 'commander';
-import type { ApprovalDecision, PendingApproval } from '../../shared/approvals.js';
+import { labelledCodeLine, type ApprovalDecision, type PendingApproval } from '../../shared/approvals.js';
 import type { Envelope } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
-import { stripControlChars } from '../../shared/control-chars.js';
+import { displayJson, displayLine, DISPLAY_LIMITS, escapeInvisible } from '../../shared/display-text.js';
 import type { CliContext } from './cli-context.js';
 
 async function callInstance<T>(method: string, args: object): Promise<T> {
@@ -37,11 +37,22 @@ async function callInstance<T>(method: string, args: object): Promise<T> {
   }
 }
 
-function describe(a: PendingApproval, now: number): string {
-  const args = stripControlChars(JSON.stringify(a.args));
+/**
+ * One question as the terminal shows it. The first line is the full id and server/tool and nothing else
+ * (the names are checked at the proxy; the id is Sandbar's own hex), so no text from the sandbox can make
+ * one question look like another; everything from the code follows on indented lines of its own, sanitised.
+ */
+export function describeApproval(a: PendingApproval, now: number): string {
   const left = Math.max(0, Math.round((a.expiresAt - now) / 1000));
-  const line = a.codeLine ? `\n    ${stripControlChars(a.codeLine)}` : '';
-  return `${a.id}  ${a.server}/${a.tool}  run ${a.runId.slice(0, 8)}  ${left}s left${line}\n    ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
+  const id = displayLine(a.id, 64);
+  const calls = a.calls && a.calls > 1 ? ` · ${a.calls} identical calls wait: the answer covers each` : '';
+  return [
+    `${id}  ${displayLine(`${a.server}/${a.tool}`, 2 * DISPLAY_LIMITS.name + 1)}`,
+    `    run ${displayLine(a.runId.slice(0, 8), 8)} · ${left}s left, then denied${calls}`,
+    ...(a.codeLine ? [`    ${labelledCodeLine(a.codeLine)}`] : []),
+    `    arguments: ${displayJson(a.args, DISPLAY_LIMITS.cliArgs)}`,
+    `    answer: sandbar approve ${id} [--run | --always], or sandbar deny ${id}`,
+  ].join('\n');
 }
 
 export function registerApprovalsCommands(program: Command, ctx: CliContext): void {
@@ -51,8 +62,9 @@ export function registerApprovalsCommands(program: Command, ctx: CliContext): vo
     .option('--json', 'print them as JSON')
     .action(async (opts: { json?: boolean }) => {
       const pending = await callInstance<PendingApproval[]>('approvals.list', {});
-      if (opts.json) process.stdout.write(`${JSON.stringify(pending, null, 2)}\n`);
-      else process.stdout.write(pending.length ? `${pending.map((a) => describe(a, Date.now())).join('\n')}\n` : 'Nothing is waiting for an answer.\n');
+      // JSON escapes C0 itself; C1, bidi and invisible characters are escaped too (the same data, nothing obeyed).
+      if (opts.json) process.stdout.write(`${escapeInvisible(JSON.stringify(pending, null, 2))}\n`);
+      else process.stdout.write(pending.length ? `${pending.map((a) => describeApproval(a, Date.now())).join('\n\n')}\n` : 'Nothing is waiting for an answer.\n');
       ctx.setExitCode(0);
     });
 

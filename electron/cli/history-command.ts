@@ -8,8 +8,8 @@ export function registerHistoryCommand(program: Command, ctx: CliContext): void 
     .command('history')
     .description('list recorded executions, newest first')
     .option('-n, --limit <n>', 'how many rows (1-500, default 20)')
-    .option('-s, --status <status>', 'only these statuses, comma-separated (success, error, timeout, memory, cancelled, output_limit, runtime_error, interrupted, queued, running)')
-    .option('-q, --search <text>', 'full-text search over code and output')
+    .option('-s, --status <status>', 'only these statuses, comma-separated (success, error, timeout, memory, cancelled, output_limit, runtime_error, protocol_abuse, interrupted, queued, running)')
+    .option('-q, --search <text>', 'full-text search over code and output: words by their beginning (4+ letters), "quoted text" exactly')
     .option('--json', 'print the page as JSON')
     .action(async (opts: { limit?: string; status?: string; search?: string; json?: boolean }) => {
       const { formatHistoryJson, formatHistoryTable, historyQueryFromFlags } = await import('../history/history-cli-format.js');

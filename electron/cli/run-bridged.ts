@@ -6,6 +6,10 @@ import { packageInfo } from '../package-info.js';
 import type { BridgeTarget } from '../instance-file.js';
 import { STRUCTURED_META_KEY } from '../mcp/result-format.js';
 import { callToolOnce } from './mcp-call-once.js';
+import { displayLine } from '../../shared/display-text.js';
+
+/** Sandbar's own line beside the output (the result's text may quote the code's): sanitised. */
+const header = (text: string) => `sandbar: ${displayLine(text, 2000)}\n`;
 
 export interface BridgedRun {
   exitReason: ExitReason;
@@ -24,13 +28,18 @@ export async function runBridged(target: BridgeTarget, run: { code: string; serv
   const structured = (result.structuredContent ?? result._meta?.[STRUCTURED_META_KEY] ?? {}) as Record<string, unknown>;
   const exitReason = (structured.exitReason as ExitReason | undefined) ?? (result.isError ? 'error' : 'success');
   if (!run.json) {
-    process.stdout.write(lines(structured.stdout));
-    process.stderr.write(lines(structured.stderr));
-    if (exitReason !== 'success' && exitReason !== 'error' && typeof structured.error === 'string') process.stderr.write(`sandbar: ${structured.error}\n`);
+    if (structured.outputInText === true) {
+      // Output too long to come twice: only the result's text has it (with its `stderr:` part).
+      process.stdout.write(`${result.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).slice(0, 1).join('')}\n`);
+    } else {
+      process.stdout.write(lines(structured.stdout));
+      process.stderr.write(lines(structured.stderr));
+    }
+    if (exitReason !== 'success' && exitReason !== 'error' && typeof structured.error === 'string') process.stderr.write(header(structured.error));
     // A refusal (unknown server, busy) has no exit reason: its text is the message.
     if (structured.exitReason === undefined && result.isError) {
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-      process.stderr.write(`sandbar: ${text}\n`);
+      process.stderr.write(header(text));
     }
   }
   return { exitReason, structured };

@@ -4,7 +4,11 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ExitReason } from '../../shared/execution.js';
 import { AppError } from '../../shared/errors.js';
+import { displayLine } from '../../shared/display-text.js';
 import type { CliContext } from './cli-context.js';
+
+/** `sandbar: …`, a line of Sandbar's own beside the code's output: sanitised (its message may quote the code's text). */
+const headerLine = (text: string) => `sandbar: ${displayLine(text, 2000)}\n`;
 
 export const RUN_EXIT_CODES: Record<ExitReason, number> = {
   success: 0,
@@ -14,6 +18,7 @@ export const RUN_EXIT_CODES: Record<ExitReason, number> = {
   cancelled: 130,
   output_limit: 1,
   runtime_error: 1,
+  protocol_abuse: 1,
 };
 
 function readCode(file: string | undefined): string {
@@ -91,8 +96,10 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         const { compactStructured, payloadFromResult } = await import('../mcp/result-format.js');
         process.stdout.write(`${JSON.stringify(compactStructured(payloadFromResult(result, servers)), null, 2)}\n`);
       } else {
-        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\nsandbar: ${result.message ?? 'output truncated'}\n`);
-        else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(`sandbar: ${result.message ?? result.exitReason}\n`);
+        // The line that says where a stream was cut and how much was printed is not streamed: show it.
+        const cuts = [result.stdout, result.stderr].flatMap((t) => /\[sandbar: [^\n]*\]\n$/.exec(t)?.[0] ?? []).join('');
+        if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\n${result.message ? headerLine(result.message) : ''}${cuts}`);
+        else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(headerLine(result.message ?? result.exitReason));
       }
       await core.dispose();
       ctx.setExitCode(RUN_EXIT_CODES[result.exitReason]);

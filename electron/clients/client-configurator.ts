@@ -1,12 +1,13 @@
 // Adds Sandbar to, or removes it from, the MCP clients on this machine: one `sandbar` entry in each
 // client's own config file, every other byte of the file left alone, a backup before each write.
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { CLIENT_IDS, clientConfigPaths } from '../proxy/discovery/client-paths.js';
 import type { ClientId } from '../proxy/discovery/client-paths.js';
 import { changeDiff } from './change-diff.js';
-import { CLIENT_FORMATS, ENTRY_NAME, entryMatches, entrySecrets } from './client-formats.js';
+import { CLIENT_FORMATS, ENTRY_NAME, entryMatches, entrySecrets, entrySummary } from './client-formats.js';
 import type { ClientFormat, ClientTargets } from './client-formats.js';
 import { editEntry, parseConfig, readEntry } from './jsonc-edit.js';
 import type { EntryPath } from './jsonc-edit.js';
@@ -27,6 +28,8 @@ export interface ClientConfiguratorOptions {
   env: NodeJS.ProcessEnv;
   targets: ClientTargets;
   now?: () => Date;
+  /** Whether a file exists (the stdio entry's command and script must); tests pass their own. */
+  exists?: (file: string) => boolean;
 }
 
 /** A computed change: what is there, what would be, and how to show it. */
@@ -91,6 +94,7 @@ export class ClientConfigurator {
     const doc = parseConfig(file, current.text, { jsonc: format.jsonc, fallbackIndent: format.newFileIndent });
     const at = entryPath(format);
     const existing = readEntry(doc, at);
+    if (action === 'add' && format.transport === 'stdio') this.checkLaunchable(format.label);
     const wanted = action === 'add' ? format.entry(this.options.targets) : undefined;
     // Adding over an entry that already matches changes nothing (the user's extra keys stay).
     const after = action === 'add' && entryMatches(existing, wanted) ? current.text : editEntry(doc, at, wanted);
@@ -103,7 +107,21 @@ export class ClientConfigurator {
     const before = current.bytes === null ? null : await fileMode(file);
     const mode = holdsToken ? PRIVATE_CONFIG_MODE : undefined;
     const modeChange = holdsToken && before !== null && (before & 0o777) !== PRIVATE_CONFIG_MODE ? { from: octal(before), to: octal(PRIVATE_CONFIG_MODE) } : null;
-    return { preview: { id, action, file, diff, changed, modeChange }, current, after, mode };
+    const summary = entrySummary(format, this.options.targets, action);
+    return { preview: { id, action, file, diff, changed, modeChange, summary }, current, after, mode };
+  }
+
+  /** A client launches the entry's command with no shell and no PATH of ours: every path in it must exist. */
+  private checkLaunchable(label: string): void {
+    const { command, args } = this.options.targets.stdio();
+    const exists = this.options.exists ?? existsSync;
+    const p = this.options.platform === 'win32' ? path.win32 : path.posix;
+    for (const file of [command, ...args.filter((a) => p.isAbsolute(a))]) {
+      if (!p.isAbsolute(file)) throw new AppError('internal', `${label} would start "${file}", which is not an absolute path; Sandbar writes only commands that exist on this machine.`);
+      if (!exists(file)) {
+        throw new AppError('invalid_request', `${label} would start ${file}, which does not exist here. Build Sandbar first (npm run build), then add it again.`);
+      }
+    }
   }
 
   /** VS Code's mcp.json (`servers`), never settings.json: that is the format VS Code now documents. */

@@ -8,8 +8,12 @@ export const ENTRY_NAME = 'sandbar';
 export interface ClientTargets {
   /** HTTP endpoint and bearer token, for clients that speak Streamable HTTP. */
   http: () => { url: string; token: string };
-  /** How to launch `sandbar stdio`, for clients that only launch commands. */
-  stdio: () => { command: string; args: string[] };
+  /**
+   * How to launch `sandbar stdio`, for clients that only launch commands: absolute paths (the Node binary
+   * and Sandbar's own entry script, or the app itself), never `npx`, and the environment that makes it
+   * join this instance (SANDBAR_HOME) rather than start an engine of its own.
+   */
+  stdio: () => { command: string; args: string[]; env: Record<string, string> };
 }
 
 export type ClientTransport = 'http' | 'stdio';
@@ -29,8 +33,17 @@ export interface ClientFormat {
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 function stdioEntry(targets: ClientTargets): Record<string, unknown> {
-  const { command, args } = targets.stdio();
-  return { command, args };
+  const { command, args, env } = targets.stdio();
+  return { command, args, env };
+}
+
+/** One sentence for the dialog before a change: what the client will do with the entry. */
+export function entrySummary(format: ClientFormat, targets: ClientTargets, action: 'add' | 'remove'): string {
+  if (action === 'remove') return `${format.label} will no longer ${format.transport === 'stdio' ? 'start' : 'connect to'} Sandbar.`;
+  if (format.transport === 'http') return `${format.label} will connect to ${targets.http().url} with Sandbar's client token.`;
+  const { command, args, env } = targets.stdio();
+  const settings = Object.entries(env).map(([key, value]) => `${key}=${value}`).join(' ');
+  return `${format.label} will start ${[command, ...args].join(' ')} with ${settings}, so it joins this Sandbar (the same engine, history and servers) instead of starting one of its own.`;
 }
 
 /** An HTTP entry in a client's own shape for the URL, with the bearer header every one of them takes. */

@@ -1,7 +1,10 @@
-// Keeps the latest health report and tells the panel and the tray when it changes. The full report
-// (with the enforcement probe) runs at start, on request and after a relevant settings change; a cheap
-// check every so often notices a runtime or image that went away (or came back) and re-runs it then.
-import type { HealthReport } from '../../shared/health.js';
+// Keeps the one live health report and tells the panel and the tray when it changes. Two kinds of rows:
+// the sandbox's (runtime, image, the enforcement probe) and the app's, collected at start, on request and
+// after a relevant settings change, with a cheap check every so often that notices a runtime or image that
+// went away (or came back) and collects again then; and the rows about live things (endpoint, pool and
+// queue, servers), recomputed whenever one of them changes, so Health shows the numbers Live shows.
+import { isDeepStrictEqual } from 'node:util';
+import type { HealthCheck, HealthReport } from '../../shared/health.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { Logger } from '../logger.js';
 
@@ -12,23 +15,31 @@ export interface QuickState {
 
 export interface HealthMonitorOptions {
   collect: (probe: boolean) => Promise<HealthReport>;
+  /** The rows about live things, computed from their current state: cheap, no I/O. */
+  live?: () => HealthCheck[];
   /** Is the runtime still there and the image present? Must be cheap: it runs on a timer. */
   quickState: () => Promise<QuickState>;
   onChange: (report: HealthReport) => void;
   log: Logger;
   intervalMs?: number;
+  now?: () => number;
 }
 
 export class HealthMonitor {
+  /** The last collected report (runtime, image, probe, app checks), before the live rows are added. */
+  private collected: HealthReport | null = null;
+  /** What was last handed out: `collected` with the live rows as they were then. */
   private report: HealthReport | null = null;
   private running: Promise<HealthReport> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private refreshing: NodeJS.Immediate | undefined;
   private checking = false;
 
   constructor(private readonly options: HealthMonitorOptions) {}
 
+  /** The report with its live rows as they are now. */
   get latest(): HealthReport | null {
-    return this.report;
+    return this.collected ? this.publish(false) : null;
   }
 
   start(): void {
@@ -39,6 +50,8 @@ export class HealthMonitor {
 
   dispose(): void {
     clearInterval(this.timer);
+    if (this.refreshing) clearImmediate(this.refreshing);
+    this.refreshing = undefined;
   }
 
   /** The full report with the probe; concurrent requests share one run. */
@@ -46,9 +59,8 @@ export class HealthMonitor {
     this.running ??= this.options
       .collect(true)
       .then((report) => {
-        this.report = report;
-        this.options.onChange(report);
-        return report;
+        this.collected = report;
+        return this.publish(true);
       })
       .finally(() => {
         this.running = undefined;
@@ -56,18 +68,40 @@ export class HealthMonitor {
     return this.running;
   }
 
+  /**
+   * Something live changed (a run queued or ended, the pool filled, the endpoint moved): recompute its rows
+   * and tell the panel if they read differently. Changes in one burst are one pass, on the next turn.
+   */
+  refresh(): void {
+    if (!this.collected || this.refreshing) return;
+    this.refreshing = setImmediate(() => {
+      this.refreshing = undefined;
+      this.publish(false);
+    });
+  }
+
   /** Re-checks now if the runtime or image changed state since the last report (a run failed, say). */
   async check(): Promise<void> {
-    if (this.checking || this.running || !this.report) return;
+    if (this.checking || this.running || !this.collected) return;
     this.checking = true;
     try {
       const now = await this.options.quickState().catch(() => ({ runtime: false, image: false }));
-      const before = { runtime: this.report.runtime !== null, image: this.report.image.present };
+      const before = { runtime: this.collected.runtime !== null, image: this.collected.image.present };
       if (now.runtime !== before.runtime || now.image !== before.image) await this.probe();
     } catch (err) {
       this.options.log.warn(`health re-check failed: ${errorMessage(err)}`);
     } finally {
       this.checking = false;
     }
+  }
+
+  /** The collected report with the live rows as they are now; a new report only when a row reads differently. */
+  private publish(collectedAgain: boolean): HealthReport {
+    const collected = this.collected!;
+    const checks = [...collected.checks, ...(this.options.live?.() ?? [])];
+    if (!collectedAgain && this.report && isDeepStrictEqual(checks, this.report.checks)) return this.report;
+    this.report = { ...collected, checks, checkedAt: collectedAgain ? collected.checkedAt : (this.options.now ?? Date.now)(), probedAt: collected.probedAt ?? null };
+    this.options.onChange(this.report);
+    return this.report;
   }
 }

@@ -111,7 +111,8 @@ export function buildHealthReport(input: {
   // The runtime's default profile is the user's informed choice: weaker (amber), not unsafe to run.
   const required = ENFORCED_KEYS.filter((k) => (k !== 'seccomp' || seccomp === 'sandbar') && !exception(k));
   const ok = runtime !== null && image.present && probe?.ok === true && required.every((k) => enforced[k]);
-  return { ok, checkedAt: Date.now(), runtime, image, seccomp, enforced, checks, ...(capabilities ? { capabilities } : {}) };
+  const checkedAt = Date.now();
+  return { ok, checkedAt, probedAt: probe ? checkedAt : null, runtime, image, seccomp, enforced, checks, ...(capabilities ? { capabilities } : {}) };
 }
 
 function seccompCheck(mode: 'sandbar' | 'runtime-default', finding: ProbeFinding, runtime: RuntimeReport | null): HealthCheck {

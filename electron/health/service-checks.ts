@@ -1,5 +1,6 @@
 // Health rows about the running service rather than the sandbox (SPEC 5: endpoint and port, pool,
-// running/queued counts, proxied servers). They inform; only the sandbox checks decide `ok`.
+// running/queued counts, proxied servers). They inform; only the sandbox checks decide `ok`. Each is a pure
+// function of live state, recomputed whenever that state changes (health-monitor.ts).
 import type { EndpointInfo, ServerView } from '../../shared/contract.js';
 import type { PoolState } from '../../shared/execution.js';
 import type { HealthCheck } from '../../shared/health.js';
@@ -9,9 +10,9 @@ export function endpointCheck(info: EndpointInfo): HealthCheck {
   if (!info.listening) {
     return { ...base, status: 'fail', detail: info.error ?? `Not listening on port ${info.port}`, hint: 'Pick a free port in the settings (0 picks one for you), or stop whatever uses it.' };
   }
-  const sessions = `${info.sessions} client session${info.sessions === 1 ? '' : 's'}`;
-  if (info.error) return { ...base, status: 'warn', detail: `${info.url} (${sessions}). ${info.error}`, hint: 'Pick a free port in the settings.' };
-  return { ...base, status: 'ok', detail: `${info.url} (${sessions})` };
+  // Only what changes with an event (listening, moved, failed): the row is recomputed on those.
+  if (info.error) return { ...base, status: 'warn', detail: `${info.url}. ${info.error}`, hint: 'Pick a free port in the settings.' };
+  return { ...base, status: 'ok', detail: `Listening at ${info.url}` };
 }
 
 export function poolCheck(pool: PoolState, counts: { running: number; queued: number; paused: boolean }): HealthCheck {

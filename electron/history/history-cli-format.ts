@@ -1,6 +1,7 @@
 // `sandbar history`: its flags turned into a query, and a page turned into a table or JSON. Pure functions;
 // the command itself (electron/cli) only opens the store and prints.
-import { hasControlChars, stripControlChars } from '../../shared/control-chars.js';
+import { hasControlChars } from '../../shared/control-chars.js';
+import { displayLine, escapeInvisible } from '../../shared/display-text.js';
 import { AppError } from '../../shared/errors.js';
 import { snippetText } from './history-query.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryItem, type HistoryPage, type HistoryQuery } from '../../shared/history.js';
@@ -34,11 +35,11 @@ export function historyQueryFromFlags(flags: HistoryFlags): HistoryQuery {
 
 /**
  * `--json`: the same page the panel receives (epoch-ms times, snippet as parts), one document. JSON already
- * escapes C0; DEL and C1 (a terminal reads U+009B as CSI) are escaped too, so nothing is lost or obeyed.
+ * escapes C0; DEL, C1 (a terminal reads U+009B as CSI), bidi and invisible characters are escaped too, so
+ * nothing is lost, obeyed or hidden.
  */
 export function formatHistoryJson(page: HistoryPage): string {
-  const text = JSON.stringify(page, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return `${text}\n`;
+  return `${escapeInvisible(JSON.stringify(page, null, 2))}\n`;
 }
 
 export interface TableOptions {
@@ -63,10 +64,7 @@ export function formatDuration(ms: number | null): string {
 }
 
 /** One table cell: recorded text (code, client names) may hold escape sequences; a terminal gets none. */
-function oneLine(text: string, width: number): string {
-  const flat = stripControlChars(text).replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
-}
+const oneLine = displayLine;
 
 function clientOf(item: HistoryItem): string {
   return oneLine(item.client.version ? `${item.client.name} ${item.client.version}` : item.client.name, 60);

@@ -26,18 +26,48 @@ export function decodeCursor(cursor: string): CursorPosition {
 }
 
 /**
- * Search text to an FTS5 query that cannot be a syntax error: every whitespace-separated term must occur
- * (AND), each is matched as a phrase of its words (so `os.path` finds "os.path"), and a term ending in `*`
- * matches as a prefix. Returns null when nothing searchable is left.
+ * Words shorter than this match whole (`np`, `os`, `pd`, `sql`); longer ones also match as the beginning of
+ * a word (`pand` finds pandas). FTS5 merges the lists of every word a prefix matches before it can return a
+ * page, with the event loop held: at 100,000 runs (test/bench/history.bench.ts) a three-letter prefix
+ * shared by 1 word in 16 took 240-320 ms and a two-letter one 250 ms, against 27 ms at most for four
+ * letters. A prefix index (`prefix='3'`) would make three letters fast too, for +50% of the search index and
+ * a rebuild of it (about 40 s at 100,000 runs) on the first start. A trailing `*` still asks for a prefix
+ * of any length.
+ */
+export const MIN_PREFIX_CHARS = 4;
+
+/**
+ * Search text to an FTS5 query that cannot be a syntax error. Every term must occur (AND). A bare term
+ * matches as a phrase of its words (`pd.read_csv` finds "pd.read_csv") whose last word may be the
+ * beginning of a longer one (`matplot` finds "matplotlib", `pd.read` finds "pd.read_csv"). Text in double
+ * quotes is an exact phrase; a quote left open runs to the end, its last word still a prefix (someone is
+ * typing it). Quotes inside a term and FTS operators (`OR`, `NEAR(`, `-`, `:`) are plain text. Returns
+ * null when nothing searchable is left.
  */
 export function toFtsQuery(text: string): string | null {
   const terms: string[] = [];
-  for (const raw of text.split(/\s+/)) {
-    const prefix = raw.length > 1 && raw.endsWith('*');
-    const term = (prefix ? raw.slice(0, -1) : raw).replace(/"/g, '""');
+  const add = (words: string, prefix: 'no' | 'auto' | 'yes') => {
+    const last = /([\p{L}\p{N}]+)[^\p{L}\p{N}]*$/u.exec(words)?.[1];
     // A term of punctuation only has no tokens; FTS5 would reject the empty phrase.
-    if (!/[\p{L}\p{N}]/u.test(term)) continue;
-    terms.push(`"${term}"${prefix ? '*' : ''}`);
+    if (last === undefined) return;
+    const star = prefix === 'yes' || (prefix === 'auto' && [...last].length >= MIN_PREFIX_CHARS);
+    terms.push(`"${words.replace(/"/g, '""')}"${star ? '*' : ''}`);
+  };
+  let i = 0;
+  while (i < text.length) {
+    if (/\s/.test(text[i]!)) {
+      i++;
+    } else if (text[i] === '"') {
+      const close = text.indexOf('"', i + 1);
+      add(text.slice(i + 1, close === -1 ? text.length : close), close === -1 ? 'auto' : 'no');
+      i = close === -1 ? text.length : close + 1;
+    } else {
+      const end = text.slice(i).search(/\s/);
+      const raw = end === -1 ? text.slice(i) : text.slice(i, i + end);
+      const starred = raw.length > 1 && raw.endsWith('*');
+      add(raw.replace(/\*+$/, ''), starred ? 'yes' : 'auto');
+      i += raw.length;
+    }
   }
   return terms.length > 0 ? terms.join(' ') : null;
 }

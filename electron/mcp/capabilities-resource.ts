@@ -1,7 +1,7 @@
 // The capabilities resource [compat]: same URI, name and gist as the reference's, so agents that read it
 // first keep working.
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
-import { FIGURES_NOTE, HELPER_SUMMARY, SESSION_NOTE } from './run-python-tool.js';
+import { FIGURES_NOTE, HELPER_SUMMARY } from './run-python-tool.js';
 
 export const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
 
@@ -17,7 +17,8 @@ ${HELPER_SUMMARY}
 - Call tools with keyword arguments: \`await mcp_<alias>.<tool>(arg=value)\`. A failed call raises \`runtime.MCPError\`.
 - Server configs support \`cwd\`: check \`runtime.describe_server(name)\` or \`runtime.list_loaded_server_metadata()\`; when \`cwd\` is absent the server runs in the host's working directory.
 - Every run is a fresh container with no network: nothing persists between runs, unless you ask for a session.
-- ${SESSION_NOTE} Pass \`session: "new"\`; the result's first line is \`session: <id>\`; pass that id to continue with the same variables and /workspace. Only the client that opened it can use the id. The sandbox is frozen between calls; a session ends after an idle spell, at its maximum age, on a timeout or memory kill, or when the code calls \`runtime.end_session()\`.
+- Sessions keep state: pass \`session: "new"\`; the result's first line is \`session: <id>\`; pass that id to continue with the same variables and /workspace. Only the client that opened it can use the id. The sandbox is frozen between calls; a session ends after an idle spell, at its maximum age, on a timeout or memory kill, or when the code calls \`runtime.end_session()\`.
+- \`packages: ["duckdb==1.1.3"]\` installs pip requirements (wheels only; pin each with \`==\` so every run gets the same set) into a read-only layer that run imports from; the run itself still has no network.
 - ${FIGURES_NOTE} PNG/JPEG and figures inline (up to 8), /workspace/out files and the rest as \`sandbar://runs/<runId>/artifacts/<name>\` links readable with \`resources/read\` while the run is in the history.
 
 Resource URI: ${CAPABILITIES_URI}

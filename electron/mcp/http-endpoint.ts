@@ -13,6 +13,7 @@ import { HttpListener, sendJson, type HttpRoute } from '../http/http-listener.js
 import { bearerMatches, jsonRpcError } from '../http/request-guard.js';
 import type { Logger } from '../logger.js';
 import { clientTokenAuth } from './caller.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, HttpSessions } from './http-sessions.js';
 import { ModernMcpHttp } from './modern-http.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
 
@@ -27,7 +28,10 @@ export interface HttpEndpointOptions {
   createModernServer?: () => ModernServer;
   log: Logger;
   maxBodyBytes?: number;
+  /** 2025-11-25 sessions kept at once (default 256): at the cap the least recently used idle one goes. */
   maxSessions?: number;
+  /** An idle 2025-11-25 session closes after this long (default 30 minutes). */
+  sessionIdleMs?: number;
   /** More routes on the same listener (the control API, the panel's files). */
   routes?: HttpRoute[];
 }
@@ -35,6 +39,7 @@ export interface HttpEndpointOptions {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  close(): Promise<void>;
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -54,10 +59,11 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 /** The /mcp route: every request is checked for the client token before it can open a session. */
 export class McpHttpRoute implements HttpRoute {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions: HttpSessions<Session>;
   private readonly modern: ModernMcpHttp | undefined;
 
   constructor(private readonly options: Omit<HttpEndpointOptions, 'port' | 'routes'>) {
+    this.sessions = new HttpSessions({ maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS, idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS });
     const { createModernServer } = options;
     this.modern = createModernServer
       ? new ModernMcpHttp({ createServer: createModernServer, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY, log: options.log })
@@ -74,9 +80,7 @@ export class McpHttpRoute implements HttpRoute {
 
   /** Sessions belong to the connections they came on: a moved or closing listener ends them. */
   async reset(): Promise<void> {
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.allSettled([...sessions.map((s) => s.transport.close()), this.modern?.reset()]);
+    await Promise.allSettled([this.sessions.closeAll(), this.modern?.reset()]);
   }
 
   async handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> {
@@ -88,6 +92,8 @@ export class McpHttpRoute implements HttpRoute {
     }
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+    // While this response is open (a request in flight, a GET stream), its session is busy: never evicted.
+    if (known) this.sessions.track(sessionId as string, res);
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!known) return sendJson(res, sessionId ? 404 : 400, jsonRpcError(-32000, sessionId ? 'Session not found' : 'Bad Request: no session ID'));
       return known.transport.handleRequest(req, res);
@@ -116,8 +122,8 @@ export class McpHttpRoute implements HttpRoute {
     if (known) return known.transport.handleRequest(req, res, body);
     if (sessionId) return sendJson(res, 404, jsonRpcError(-32001, 'Session not found'));
     if (!isInitializeRequest(body)) return sendJson(res, 400, jsonRpcError(-32000, 'Bad Request: no valid session ID provided'));
-    if (this.sessions.size >= (this.options.maxSessions ?? 256)) {
-      return sendJson(res, 503, jsonRpcError(-32000, 'Too many open sessions; close some and retry'));
+    if (!this.sessions.makeRoom()) {
+      return sendJson(res, 503, jsonRpcError(-32000, 'Every session is busy (a request in flight or a stream open in each); retry when one finishes'));
     }
     await this.openSession(req, res, body);
   }
@@ -127,7 +133,8 @@ export class McpHttpRoute implements HttpRoute {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server });
+        this.sessions.add(id, { transport, server, close: () => transport.close() });
+        this.sessions.track(id, res);
       },
     });
     transport.onclose = () => {

@@ -10,11 +10,22 @@ import { packageInfo } from '../package-info.js';
 import { HeldRuns } from './held-runs.js';
 import { RequestStateSigner } from './request-state.js';
 import type { RunPythonDeps } from './run-python-handler.js';
+import { RunViewRuns } from './run-view-runs.js';
+import type { RunViewDeps } from './run-view-tools.js';
+import type { Engine } from '../sandbox/engine.js';
+import type { ApprovalBroker } from '../proxy/approval-broker.js';
+
+/** The run view's runs and the questions it may answer: one per instance (every HTTP session's server and both revisions share it). */
+export function runViewDeps(engine: Pick<Engine, 'subscribe' | 'snapshot'>, broker: Pick<ApprovalBroker, 'list' | 'decide'>): RunViewDeps {
+  return { runs: new RunViewRuns(engine), pending: () => broker.list(), decide: (id, decision, by) => broker.decide(id, decision, by) };
+}
 
 export interface McpParts {
   runs: RunPythonDeps['runs'];
   settings: () => Settings;
   artifacts: ArtifactStore;
+  /** The MCP App's view of runs (absent: no app-only tools). */
+  runView?: RunViewDeps;
 }
 
 export function mcpDeps(parts: McpParts, transport: 'stdio' | 'http', log: Logger, connection?: string): McpServerDeps {
@@ -26,6 +37,7 @@ export function mcpDeps(parts: McpParts, transport: 'stdio' | 'http', log: Logge
     transport,
     artifacts: parts.artifacts,
     ...(connection ? { connection } : {}),
+    ...(parts.runView ? { runView: parts.runView } : {}),
   };
 }
 

@@ -16,12 +16,12 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientInfo } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
-import { ARTIFACT_TEMPLATE, readArtifact } from './artifact-resource.js';
-import { CAPABILITIES_RESOURCE, CAPABILITIES_TEXT, CAPABILITIES_URI } from './capabilities-resource.js';
 import { callerCredential } from './caller.js';
 import type { HeldRuns, RunAnswer } from './held-runs.js';
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
 import { handleRunPython, type ToolCallExtra } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
+import { handleRunViewTool, isRunViewTool, rendersApps, runViewToolsFor } from './run-view-tools.js';
 import type { McpServerDeps } from './server-factory.js';
 import { refusalPayload, toolResult } from './tool-result.js';
 
@@ -56,9 +56,17 @@ export function createModernMcpServer(deps: ModernServerDeps): Server {
   );
 
   // The same JSON Schema object; only the two SDKs' TypeScript types for it differ.
-  server.setRequestHandler('tools/list', () => ({ tools: [runPythonTool(deps.settings().limits) as Tool] }));
+  // The client's capabilities come with each request on this revision: a client that renders MCP Apps is told of the View's tools.
+  const capabilitiesOf = (ctx: ServerContext) => (ctx.mcpReq.envelope as Envelope | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  server.setRequestHandler('tools/list', (_request, ctx) => ({
+    tools: [runPythonTool(deps.settings().limits), ...(deps.runView ? runViewToolsFor(capabilitiesOf(ctx)) : [])] as Tool[],
+  }));
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<RunAnswer> => {
+    if (isRunViewTool(request.params.name)) {
+      const caller = { credential: callerCredential(ctx.http?.authInfo, deps.connection), appClient: rendersApps(capabilitiesOf(ctx)) };
+      return handleRunViewTool(request.params.name, request.params.arguments, caller, deps.runView);
+    }
     if (request.params.name !== TOOL_NAME) {
       return toolResult(refusalPayload('error', `Unknown tool: ${request.params.name}`), deps.settings().outputMode);
     }
@@ -82,18 +90,18 @@ export function createModernMcpServer(deps: ModernServerDeps): Server {
     // The client's capabilities come with each request on this revision.
     const canElicit = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation !== undefined;
     const hold = canElicit && deps.held ? deps.held.hold(credential, args) : undefined;
-    return handleRunPython(args, extra, client, deps, { credential, ...(hold ? { hold } : {}) });
+    const onSubmitted = deps.runView ? (runId: string) => deps.runView?.runs.track(runId, credential, args) : undefined;
+    return handleRunPython(args, extra, client, deps, { credential, ...(hold ? { hold } : {}), ...(onSubmitted ? { onSubmitted } : {}) });
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: [CAPABILITIES_RESOURCE] }));
+  server.setRequestHandler('resources/list', () => ({ resources: [...RESOURCES] }));
 
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
   server.setRequestHandler('resources/read', (request) => {
     const { uri } = request.params;
-    if (uri === CAPABILITIES_URI) return { contents: [{ uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT }] };
-    const artifact = readArtifact(uri, deps.artifacts);
-    if (artifact) return { contents: [artifact] };
+    const contents = readResource(uri, deps.artifacts);
+    if (contents) return { contents: [contents] };
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });
 

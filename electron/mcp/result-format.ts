@@ -65,11 +65,14 @@ export function compactText(p: ResultPayload): string {
   if (p.stderr?.length) parts.push(`stderr:\n${p.stderr.join('\n')}`);
   if (parts.length === 0) parts.push(p.summary);
   // [compat] a plain non-zero exit is explained by its traceback; [beyond] Sandbar's own stops (memory,
-  // output limit, cancel, runtime failure) always say why in words.
-  const ownStop = p.exitReason !== undefined && p.exitReason !== 'error' && p.exitReason !== 'success';
+  // output limit, cancel, runtime failure, protocol abuse) and a crash (no traceback) always say why in words.
+  const plainExit = p.exitReason === 'error' && /^Sandbox exited with code -?\d+$/.test(p.error ?? '');
+  const ownStop = p.exitReason !== undefined && p.exitReason !== 'success' && !plainExit;
   if (p.error && (p.status !== 'error' || (ownStop && parts[0] !== p.summary))) parts.push(`error: ${p.error}`);
   if (p.status !== 'success') parts.unshift(`status: ${p.status}`);
-  return parts.join('\n').trim() || p.status;
+  // [fix] Not trimmed: the first line's leading spaces are the code's (a table header keeps its alignment).
+  const text = parts.join('\n');
+  return text.trim() ? text : p.status;
 }
 
 /** The compact structured content: the reference's trimmed subset, plus Sandbar's two fields. */

@@ -29,6 +29,8 @@ export interface CallerOptions<Held = never> {
   canElicit?: boolean;
   credential?: string;
   hold?: RunHold<Held>;
+  /** The run was submitted (the run view's tools look it up by its caller and arguments). */
+  onSubmitted?: (runId: string) => void;
 }
 
 export interface RunHold<Held> {
@@ -81,6 +83,7 @@ export async function handleRunPython<Held = never>(
   const ask = caller.hold?.ask ?? (caller.canElicit ? elicitationChannel(extra) : undefined);
   try {
     const ticket = await deps.runs.start(request, { client, ...(caller.credential ? { credential: caller.credential } : {}) }, { signal: caller.hold?.signal ?? extra.signal, ...(ask ? { ask } : {}) });
+    caller.onSubmitted?.(ticket.id);
     const shape = (result: RunResult) => shapeRun(result, servers, mode);
     if (caller.hold) return await caller.hold.attach(ticket, extra, shape);
     const stopProgress = reportProgress(deps.runs.events, ticket.id, extra, deps.log, next, () => deps.runs.pendingApproval(ticket.id));

@@ -1,9 +1,11 @@
 // The one tool, `run_python` [compat]: its description, input schema and helper summary are what prompts
 // written for the reference bridge expect, so they stay word for word (minus save_tool, which Sandbar
-// does not offer: code from one run never executes in a later one), plus one short line of our own: figures
-// come back, and sessions keep state (the capabilities resource says more).
+// does not offer: code from one run never executes in a later one). Each parameter of our own teaches
+// itself in one short phrase; the capabilities resource says more (figures, sessions, packages).
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Limits } from '../../shared/limits.js';
+import { RUN_VIEW_URI } from '../../shared/run-view.js';
 
 export const TOOL_NAME = 'run_python';
 
@@ -13,18 +15,30 @@ export const HELPER_SUMMARY =
   'Use `discovered_servers(detailed=True)` for descriptions. 2. CALL: `await mcp_server.tool()`. ' +
   'Run `print(runtime.capability_summary())` for the full manual.';
 
-/** What comes back besides text (issue 14); with SESSION_NOTE the whole tools/list stays within 1 KiB. */
-export const FIGURES_NOTE = 'Figures come back.';
+/** The reference's tool description, word for word. */
+export const REFERENCE_DESCRIPTION =
+  "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution.";
 
-/** Stateful sessions (issue 15), opt-in; how to continue and end one is in the capabilities resource. */
-export const SESSION_NOTE = "session='new' keeps state.";
+/**
+ * What the model sees of the tool (name, description, input schema) stays within this many bytes of JSON,
+ * with the largest timeouts. The reference's own text takes 885 of them, so our parameters get a phrase
+ * each and nothing more; the capabilities resource carries the rest.
+ */
+export const MODEL_VISIBLE_BYTES = 1024;
+
+/** `session` (issue 15): opt-in state; how a session ends is in the capabilities resource. */
+export const SESSION_PHRASE = "'new' opens; its id continues";
+
+/** `packages` (issue 16): what an entry looks like (the handler checks each one). */
+export const PACKAGES_PHRASE = 'pip requirements pinned with ==';
+
+/** What comes back besides text (issue 14): said in the capabilities resource, and shown by every result. */
+export const FIGURES_NOTE = 'Figures come back.';
 
 export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec'>): Tool {
   return {
     name: TOOL_NAME,
-    description:
-      "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
-      `${FIGURES_NOTE} ${SESSION_NOTE}`,
+    description: REFERENCE_DESCRIPTION,
     inputSchema: {
       type: 'object',
       properties: {
@@ -37,11 +51,10 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
           items: { type: 'string' },
           description: 'Optional list of MCP servers to make available as mcp_<name> proxies',
         },
-        // pip requirements ("duckdb==1.1.3"), wheels only. The name says enough and tools/list has 1 KiB, so
-        // no description or item schema: the handler checks each entry is a requirement string.
-        packages: { type: 'array' },
-        // "new" or a session id; no schema beyond the name, for the same 1 KiB (the handler checks it).
-        session: {},
+        // No `type` on our own two: the phrase says what goes there in fewer bytes, and the handler checks
+        // each value with the same messages a schema would give.
+        packages: { description: PACKAGES_PHRASE },
+        session: { description: SESSION_PHRASE },
         timeout: {
           type: 'integer',
           minimum: 1,
@@ -52,5 +65,8 @@ export function runPythonTool(limits: Pick<Limits, 'timeoutSec' | 'maxTimeoutSec
       },
       required: ['code'],
     },
+    // The run view (MCP Apps): hosts that implement them render it beside the call; the model never sees
+    // `_meta`. The flat key is the extension's older spelling, which some hosts still read.
+    _meta: { ui: { resourceUri: RUN_VIEW_URI }, [RESOURCE_URI_META_KEY]: RUN_VIEW_URI },
   };
 }

@@ -1,6 +1,6 @@
-// Builds one MCP server (one per HTTP session, one for stdio): identity, the run_python tool, the
-// capabilities resource and the runs' artifacts (a resource template). Uses the SDK's low-level Server so
-// the tool schema is exactly the reference's.
+// Builds one MCP server (one per HTTP session, one for stdio): identity, the run_python tool (and, for a
+// client that renders MCP Apps, the run view's app-only tools), and the resources (resource-catalog.ts).
+// Uses the SDK's low-level Server so the tool schema is exactly the reference's.
 import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -13,11 +13,12 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientInfo } from '../../shared/execution.js';
-import { ARTIFACT_TEMPLATE, readArtifact, type ArtifactStore } from './artifact-resource.js';
-import { CAPABILITIES_RESOURCE, CAPABILITIES_TEXT, CAPABILITIES_URI } from './capabilities-resource.js';
+import type { ArtifactStore } from './artifact-resource.js';
 import { callerCredential } from './caller.js';
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
 import { handleRunPython, type RunPythonDeps } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
+import { handleRunViewTool, isRunViewTool, rendersApps, runViewToolsFor, type RunViewDeps } from './run-view-tools.js';
 import { refusalPayload, toolResult } from './tool-result.js';
 
 export interface McpServerDeps extends RunPythonDeps {
@@ -27,6 +28,8 @@ export interface McpServerDeps extends RunPythonDeps {
   artifacts?: ArtifactStore;
   /** Over stdio, the connection (the caller when no credential comes with a request); see caller.ts. */
   connection?: string;
+  /** The run view's app-only tools (one per instance); without it they are neither listed nor answered. */
+  runView?: RunViewDeps;
 }
 
 export function createMcpServer(deps: McpServerDeps): Server {
@@ -39,9 +42,14 @@ export function createMcpServer(deps: McpServerDeps): Server {
   // made without one (in-process transports) is a connection of its own.
   const connection = deps.connection ?? randomBytes(16).toString('hex');
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [runPythonTool(deps.settings().limits)] }));
+  const viewTools = () => (deps.runView ? runViewToolsFor(server.getClientCapabilities()) : []);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [runPythonTool(deps.settings().limits), ...viewTools()] }));
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const credential = callerCredential(extra.authInfo, connection);
+    if (isRunViewTool(request.params.name)) {
+      return handleRunViewTool(request.params.name, request.params.arguments, { credential, appClient: rendersApps(server.getClientCapabilities()) }, deps.runView);
+    }
     if (request.params.name !== TOOL_NAME) {
       return toolResult(refusalPayload('error', `Unknown tool: ${request.params.name}`), deps.settings().outputMode);
     }
@@ -49,18 +57,19 @@ export function createMcpServer(deps: McpServerDeps): Server {
     const client: ClientInfo = { name: peer?.name ?? 'unknown', ...(peer?.version ? { version: peer.version } : {}), transport: deps.transport };
     // A client that declared elicitation can answer approvals for its own run's tool calls.
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
-    return handleRunPython(request.params.arguments, extra, client, deps, { canElicit, credential: callerCredential(extra.authInfo, connection) });
+    const args = request.params.arguments;
+    const onSubmitted = deps.runView ? (runId: string) => deps.runView?.runs.track(runId, credential, args) : undefined;
+    return handleRunPython(args, extra, client, deps, { canElicit, credential, ...(onSubmitted ? { onSubmitted } : {}) });
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [CAPABILITIES_RESOURCE] }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
-    if (uri === CAPABILITIES_URI) return { contents: [{ uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT }] };
-    const artifact = readArtifact(uri, deps.artifacts);
-    if (artifact) return { contents: [artifact] };
+    const contents = readResource(uri, deps.artifacts);
+    if (contents) return { contents: [contents] };
     throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });
 

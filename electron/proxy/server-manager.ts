@@ -1,8 +1,12 @@
 // Owns one supervised connection per discovered server (never per request), decides which servers a
 // sandbox may see (policy), prepares a run's servers, and answers the sandbox's host calls for exactly
-// the servers that run loaded: forged frames gain nothing beyond that allow-list.
+// the servers that run loaded and the tools they list: forged frames gain nothing beyond that allow-list,
+// and a name the server does not list is refused before anyone is asked, never recorded or shown.
 import { jsonBytes } from './json-bytes.js';
 import { AppError } from '../../shared/errors.js';
+import { displayLine, DISPLAY_LIMITS } from '../../shared/display-text.js';
+import { isToolName, TOOL_NAME_RULE } from '../../shared/tool-names.js';
+import { codeLineCallsTool } from './code-line-check.js';
 import type { DiscoveryResult, SandboxMcpContext, ServerConfig, ServerState, ToolInfo } from '../../shared/proxy.js';
 import type { EngineEvent } from '../../shared/execution.js';
 import { ToolCallDeniedError, type RpcHandler } from '../sandbox/run/execution.js';
@@ -42,12 +46,18 @@ export interface ServerStatus {
   lastError: string | null;
 }
 
-/** Sandbox code can catch and read these; their text is the reference's. */
-const notAvailable = (name: unknown) => new Error(`Server '${String(name)}' is not available`);
+/** Sandbox code can catch and read these; their text is the reference's (a name from the sandbox is shown sanitised). */
+const notAvailable = (name: unknown) => new Error(`Server '${displayLine(String(name), DISPLAY_LIMITS.name)}' is not available`);
+
+/** What history records for a call refused for its tool name: the name itself is not kept. */
+export const UNLISTED_TOOL = '(unlisted tool)';
+const RELIST_MS = 10_000;
 
 export class ServerManager {
   private discovery: DiscoveryResult = { servers: [], problems: [], skipped: [] };
   private readonly connections = new Map<string, ServerConnection>();
+  /** When each connection was last listed again for a missing tool name. */
+  private readonly relisted = new WeakMap<ServerConnection, number>();
 
   constructor(private readonly options: ServerManagerOptions) {}
 
@@ -83,7 +93,8 @@ export class ServerManager {
     if (this.discovery.servers.some((s) => s.name === missing)) {
       return `MCP server '${missing}' is denied in Sandbar; allow it in the panel's Servers view to use it`;
     }
-    return `Unknown MCP server: ${missing}`;
+    // The name is the agent's: the result and history show it sanitised and bounded.
+    return `Unknown MCP server: ${displayLine(missing, DISPLAY_LIMITS.name)}`;
   }
 
   status(): ServerStatus[] {
@@ -121,6 +132,18 @@ export class ServerManager {
       if (typeof server !== 'string' || !allowed.has(server) || this.unknown([server]).length) throw notAvailable(server);
       return this.connection(server);
     };
+    // Calls this run made for tools their server does not list (or with names MCP does not allow).
+    let unlisted = 0;
+    const refuseTool = (connection: ServerConnection, why: string, ctx: Parameters<RpcHandler>[1]): never => {
+      if (unlisted++ === 0) {
+        // The first one is recorded, without its name; the sandbox's error counts the rest.
+        this.options.publish({
+          type: 'toolCall',
+          call: { executionId: ctx.executionId, server: connection.config.name, tool: UNLISTED_TOOL, startedAt: Date.now(), durationMs: 0, bytesIn: 0, bytesOut: 0, isError: true, error: 'refused before any question: not a tool this server lists (the name is not kept)' },
+        });
+      }
+      throw new ToolCallDeniedError(`${why} (${unlisted} such call${unlisted === 1 ? '' : 's'} refused in this run; list_tools('${connection.config.name}') shows its tools)`);
+    };
     return async (payload, ctx) => {
       switch (payload.type) {
         case 'list_servers':
@@ -130,6 +153,9 @@ export class ServerManager {
         case 'call_tool': {
           const connection = reachable(payload.server);
           if (typeof payload.tool !== 'string' || !payload.tool) throw new Error('Missing tool name');
+          const server = connection.config.name;
+          if (!isToolName(payload.tool)) refuseTool(connection, `Refused: that is not an MCP tool name (${TOOL_NAME_RULE}), so '${server}' has no such tool`, ctx);
+          if (!(await this.lists(connection, payload.tool))) refuseTool(connection, `Refused: '${server}' lists no tool by that name`, ctx);
           const args = payload.arguments ?? {};
           if (typeof args !== 'object' || Array.isArray(args) || args === null) throw new Error('Arguments must be an object');
           return { result: await this.call(connection, payload.tool, args as Record<string, unknown>, ctx) };
@@ -190,12 +216,25 @@ export class ServerManager {
       });
       return result;
     } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
+      // History keeps the error for display: the server's words (or ours), sanitised and bounded.
+      const error = displayLine(err instanceof Error ? err.message : String(err), DISPLAY_LIMITS.storedError);
       this.options.publish({ type: 'toolCall', call: { ...record, durationMs: Date.now() - startedAt, bytesOut: 0, isError: true, error } });
       throw err;
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * Whether the server lists this tool: its cached list, listed again when the name is missing (a server
+   * that added a tool without saying so) at most every RELIST_MS, never once per call of a flood of bad names.
+   */
+  private async lists(connection: ServerConnection, tool: string): Promise<boolean> {
+    const known = await connection.knownTools().catch(() => [] as ToolInfo[]);
+    if (known.some((t) => t.name === tool)) return true;
+    if (Date.now() - (this.relisted.get(connection) ?? 0) < RELIST_MS) return false;
+    this.relisted.set(connection, Date.now());
+    return (await connection.liveTools().catch(() => [] as ToolInfo[])).some((t) => t.name === tool);
   }
 
   /** Policy first; `ask` waits for an answer with the run's clock stopped. Throws ToolCallDeniedError. */
@@ -205,6 +244,8 @@ export class ServerManager {
     const annotations = (await connection.knownTools().catch(() => [])).find((t) => t.name === tool)?.annotations;
     const policy = approvals.policy(server, tool, annotations);
     if (policy === 'allow') return;
+    // The run ended while this call was on its way: nobody is asked, and nothing is kept for a finished run.
+    if (ctx.signal.aborted) throw new ToolCallDeniedError(`${server}/${tool} was not asked about: the run has ended`);
     const call = { runId: ctx.executionId, server, tool, args };
     if (policy === 'deny') {
       approvals.broker.refused(call, 'policy');
@@ -214,15 +255,27 @@ export class ServerManager {
       approvals.broker.refused(call, 'nobody to ask');
       throw new ToolCallDeniedError(`${server}/${tool} needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("${server}/${tool}": "allow"), or run it through a running Sandbar (the app or sandbar serve) and answer there`);
     }
-    const release = ctx.hold();
+    // A call settled without a question gets no hold (no freeze for an instant reply).
+    const settled = approvals.broker.withoutAsking(call);
+    const release = settled ? () => {} : ctx.hold();
     try {
-      const { allowed, outcome } = await approvals.broker.request(
-        { ...call, ...(ctx.codeLine ? { codeLine: ctx.codeLine } : {}) },
-        { channels: approvals.channels(ctx.executionId), signal: ctx.signal },
-      );
-      if (allowed) return;
-      if (outcome?.decision === 'timeout') throw new ToolCallDeniedError(`${server}/${tool} was denied: nobody answered within ${approvals.timeoutSec()}s`);
-      throw new ToolCallDeniedError(`${server}/${tool} was denied (${outcome?.by ?? 'refused'})`);
+      // The line is shown only when the host's copy of it calls this very server and tool.
+      const codeLine = ctx.codeLine && codeLineCallsTool(ctx.codeLine, server, tool) ? ctx.codeLine : undefined;
+      // Read after the hold: the moment the run ends if nobody answers, which the question must not outlive.
+      const until = ctx.deadline;
+      const askedAt = Date.now();
+      const answer = settled ?? (await approvals.broker.request({ ...call, ...(codeLine ? { codeLine } : {}) }, { channels: approvals.channels(ctx.executionId), signal: ctx.signal, until }));
+      if (answer.allowed) return;
+      const { outcome } = answer;
+      if (answer.why === 'denied-in-run') throw new ToolCallDeniedError(`${server}/${tool} was denied earlier in this run: the same call is denied again without asking`);
+      if (answer.why === 'question-cap') {
+        throw new ToolCallDeniedError(`${server}/${tool} was denied without asking: this run already asked ${approvals.broker.maxQuestionsPerRun} questions, the most one run may ask`);
+      }
+      if (outcome?.decision === 'timeout') {
+        const waitedSec = Math.min(approvals.timeoutSec(), Math.round((until - askedAt) / 1000));
+        throw new ToolCallDeniedError(`${server}/${tool} was denied: nobody answered within ${waitedSec}s`);
+      }
+      throw new ToolCallDeniedError(`${server}/${tool} was denied (${outcome?.by ?? 'run ended'})`);
     } finally {
       release();
     }

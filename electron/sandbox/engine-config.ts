@@ -1,14 +1,48 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
-import type { Limits } from '../../shared/limits.js';
+import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
 import type { ContainerSpec } from './backend.js';
-import type { ExecutionResult } from '../../shared/execution.js';
+import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
+import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { DEFAULT_PRELOAD, preloadPlan } from './warm-imports.js';
+
+export interface SubmitOptions {
+  signal?: AbortSignal | undefined;
+  rpc?: RpcHandler;
+  session?: SessionBinding;
+  /** Runs admitted elsewhere that will join the queue (runs installing packages) count toward queueLimit. */
+  alsoWaiting?: number;
+}
+
+export interface ExecutionHandle {
+  id: string;
+  result: Promise<ExecutionResult>;
+}
+
+export interface EngineSnapshot {
+  running: (ExecutionSummary & { startedAt: number | null; containerName?: string })[];
+  queued: ExecutionSummary[];
+  pool: PoolSnapshot;
+}
+
+/** What every surface shows of a request once it is queued. */
+export function summaryOf(id: string, request: ExecutionRequest, limits: Limits): ExecutionSummary {
+  return {
+    id,
+    code: request.code,
+    servers: request.servers ?? [],
+    ...(request.client ? { client: request.client } : {}),
+    ...(request.packages ? { packages: request.packages } : {}),
+    ...(request.session ? { session: request.session } : {}),
+    timeoutSec: clampTimeout(limits, request.timeoutSec),
+    queuedAt: Date.now(),
+  };
+}
 
 export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you resume them from the tray or the panel.';
 
@@ -33,6 +67,11 @@ export interface EngineConfig {
   packageLayers?: string;
   /** The longest a session lasts (settings sessionMaxSec): pooled containers' runtime-side lifetime covers it. */
   sessionMaxSec?: number;
+  /**
+   * Time a run's calls may spend waiting for a person that does not count against its timeout, in all
+   * (settings approvalTimeoutSec): a run's wall-clock cap is its timeout plus this.
+   */
+  maxHeldSec?: number;
 }
 
 /** What a refused run says when the queue is full: the word `busy`, and how long the queue is. */
@@ -120,6 +159,7 @@ export function engineConfigOf(settings: Settings): EngineConfig {
     maxToolCallsInFlight: settings.maxToolCallsInFlight,
     preload: settings.preload,
     sessionMaxSec: settings.sessionMaxSec,
+    maxHeldSec: settings.approvalTimeoutSec,
     artifactCaps: { imageCapBytes: settings.imageCapBytes, maxFiles: settings.artifactMaxFiles, maxBytes: settings.artifactMaxBytes },
   };
 }

@@ -3,29 +3,31 @@
 import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
-import { clampTimeout, type Limits } from '../../shared/limits.js';
+import type { Limits } from '../../shared/limits.js';
 import type { SandboxBackend, ContainerSpec, Owner } from './backend.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './run/execution.js';
 import { notRunResult } from './run/exit-classifier.js';
 import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
+import { StartGate, type Refusal } from './start-gate.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
-import { admissionRefusal, busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type SessionBinding } from './engine-config.js';
+import {
+  admissionRefusal,
+  busyMessage,
+  containerSpecOf,
+  summaryOf,
+  PAUSED_MESSAGE,
+  type EngineConfig,
+  type EngineOptions,
+  type EngineSnapshot,
+  type ExecutionHandle,
+  type SessionBinding,
+  type SubmitOptions,
+} from './engine-config.js';
 
-export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type SessionBinding };
-
-export interface ExecutionHandle {
-  id: string;
-  result: Promise<ExecutionResult>;
-}
-
-export interface EngineSnapshot {
-  running: (ExecutionSummary & { startedAt: number | null; containerName?: string })[];
-  queued: ExecutionSummary[];
-  pool: PoolSnapshot;
-}
+export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
 
 interface Job {
   summary: ExecutionSummary;
@@ -56,6 +58,8 @@ export class Engine {
   /** Which backend made each sandbox, so one made before a switch is still killed where it lives. */
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
   private stopped = false;
+  /** Requests that come before start() has finished wait there. */
+  private readonly startGate = new StartGate();
   private pausedFlag = false;
   private readonly creator: ImageAwareCreator;
   private readonly preloadUsage = new PreloadUsage();
@@ -73,22 +77,21 @@ export class Engine {
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
-      maxRunSec: config.limits.maxTimeoutSec + (config.sessionMaxSec ?? 0),
+      maxRunSec: config.limits.maxTimeoutSec + (config.maxHeldSec ?? 0) + (config.sessionMaxSec ?? 0),
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
   }
 
-  /** Removes dead instances' containers, then warms the pool. A missing runtime is not fatal here. */
+  /** Removes dead instances' containers, warms the pool, then admits the requests that came before. */
   async start(): Promise<void> {
-    if (!this.options.oneShot) {
-      try {
-        await reapOrphans(this.backend, this.owner);
-      } catch {
-        // No runtime yet: runs will say so, and health explains it.
-      }
+    try {
+      // No runtime yet is not fatal here: runs will say so, and health explains it.
+      if (!this.options.oneShot) await reapOrphans(this.backend, this.owner).catch(() => {});
+      this.configurePool();
+    } finally {
+      this.startGate.open();
     }
-    this.configurePool();
   }
 
   /** A backend with its own warm pool (Kubernetes: warm pods any instance may adopt) replaces the in-process one. */
@@ -99,9 +102,9 @@ export class Engine {
     shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
   }
 
-  /** What a pooled container must outlive besides its idle time: one run, or a whole session of them. */
+  /** What a pooled container must outlive besides its idle time: one run (held time included), or a whole session of them. */
   private maxRunSec(): number {
-    return this.config.limits.maxTimeoutSec + (this.config.sessionMaxSec ?? 0);
+    return this.config.limits.maxTimeoutSec + (this.config.maxHeldSec ?? 0) + (this.config.sessionMaxSec ?? 0);
   }
 
   private poolSnapshot(): PoolSnapshot {
@@ -179,19 +182,20 @@ export class Engine {
   }
 
   /** `session`: a call of a session (its sandbox is kept, paused, between calls; see sessions/). */
-  submit(request: ExecutionRequest, options: { signal?: AbortSignal; rpc?: RpcHandler; session?: SessionBinding; alsoWaiting?: number } = {}): ExecutionHandle {
+  submit(request: ExecutionRequest, options: SubmitOptions = {}): ExecutionHandle {
     const id = randomUUID();
+    if (this.startGate.isOpen || this.stopped) return this.admit(id, request, options);
+    let forward!: (handle: ExecutionHandle) => void;
+    const result = new Promise<ExecutionResult>((resolve) => (forward = (handle) => void handle.result.then(resolve)));
+    const room = (this.config.queueLimit ?? Infinity) + this.config.concurrency;
+    const busy = (waiting: number) => busyMessage(waiting, this.config.queueLimit ?? Infinity);
+    this.startGate.hold(id, room, options.signal, busy, (refusal) => forward(this.admit(id, request, refusal ? { ...options, signal: undefined } : options, refusal)));
+    return { id, result };
+  }
+
+  private admit(id: string, request: ExecutionRequest, options: SubmitOptions, refusal?: Refusal): ExecutionHandle {
     const limits = this.config.limits;
-    const summary: ExecutionSummary = {
-      id,
-      code: request.code,
-      servers: request.servers ?? [],
-      ...(request.client ? { client: request.client } : {}),
-      ...(request.packages ? { packages: request.packages } : {}),
-      ...(request.session ? { session: request.session } : {}),
-      timeoutSec: clampTimeout(limits, request.timeoutSec),
-      queuedAt: Date.now(),
-    };
+    const summary = summaryOf(id, request, limits);
     let resolve!: (r: ExecutionResult) => void;
     const result = new Promise<ExecutionResult>((r) => (resolve = r));
     const job: Job = { summary, request, limits, abort: new AbortController(), rpc: options.rpc ?? this.options.rpc, session: options.session, resolve, result, startedAt: null };
@@ -203,13 +207,15 @@ export class Engine {
     const refused = this.refusal(options.alsoWaiting);
     this.queue.push(job);
     this.emit({ type: 'queued', execution: summary, position: this.queue.length - 1 + this.running.size });
-    if (refused !== null) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', refused));
+    if (refusal) this.finish(job, notRunResult(job.summary, job.limits, refusal.exitReason, refusal.message));
+    else if (refused !== null) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', refused));
     else this.pump();
     return { id, result };
   }
 
   /** Cancels a queued or running execution. Returns false if it is unknown or already finished. */
   cancel(id: string): boolean {
+    if (this.startGate.refuse(id, { exitReason: 'cancelled', message: 'Execution cancelled before it started' })) return true;
     const queued = this.queue.find((j) => j.summary.id === id);
     if (queued) {
       this.finish(queued, notRunResult(queued.summary, queued.limits, 'cancelled', 'Execution cancelled before it started'));
@@ -224,6 +230,7 @@ export class Engine {
   /** Stops accepting work, cancels what is queued, gives running work `graceMs`, then kills everything. */
   async dispose(graceMs = 5000): Promise<void> {
     this.stopped = true;
+    this.startGate.refuseAll({ exitReason: 'cancelled', message: 'Sandbar shut down before the run started' });
     for (const job of [...this.queue]) this.finish(job, notRunResult(job.summary, job.limits, 'cancelled', 'Sandbar shut down before the run started'));
     const running = [...this.running.values()];
     const settled = Promise.all(running.map((j) => j.result.then(() => undefined)));
@@ -303,6 +310,9 @@ export class Engine {
         code: job.request.code,
         context: job.request.context ?? {},
         timeoutSec: job.summary.timeoutSec,
+        ...(this.config.maxHeldSec !== undefined ? { maxHeldMs: this.config.maxHeldSec * 1000 } : {}),
+        // While every call in flight waits for a person the container is frozen, where its backend can pause.
+        freeze: (op) => (op === 'pause' ? this.backendOf(container).pause(container.name) : this.backendOf(container).resume(container.name)),
         outputCapBytes: job.limits.outputCapBytes,
         memory: job.limits.memory,
         signal: job.abort.signal,

@@ -58,6 +58,6 @@ export function callEndDetail(call: number, exitReason: string, message: string 
   if (exitReason === 'memory') return `its call ${call} was killed: memory limit ${memory} reached`;
   if (exitReason === 'timeout') return `its call ${call} timed out (${message ?? 'timeout'}), which ends the session`;
   if (exitReason === 'cancelled') return `its call ${call} was cancelled, which ends the session`;
-  if (exitReason === 'output_limit') return `its call ${call} was stopped: ${message ?? 'output limit reached'}`;
+  if (exitReason === 'output_limit' || exitReason === 'protocol_abuse') return `its call ${call} was stopped: ${message ?? exitReason.replace('_', ' ')}`;
   return `its sandbox stopped during call ${call}${message ? ` (${message})` : ''}`;
 }

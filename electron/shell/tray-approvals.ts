@@ -1,8 +1,8 @@
 // The tray's part in approvals: a submenu per waiting question (server, tool, the code line, the arguments,
 // and the four answers) and a notification when a new one arrives. Pure: the controller feeds it the
 // pending list and sends the chosen answer to approvals.decide with via 'tray'.
-import { stripControlChars } from '../../shared/control-chars.js';
-import type { ApprovalDecision, PendingApproval } from '../../shared/approvals.js';
+import { displayJson, displayLine, DISPLAY_LIMITS } from '../../shared/display-text.js';
+import { labelledCodeLine, type ApprovalDecision, type PendingApproval } from '../../shared/approvals.js';
 
 /** A menu click that answers one question. */
 export interface TrayDecision {
@@ -17,13 +17,13 @@ export const TRAY_CHOICES: readonly { decision: ApprovalDecision; label: string 
   { decision: 'deny', label: 'Deny' },
 ];
 
-/** Menu labels and notification text come from code and config: one line, no control characters, bounded. */
-export function oneLine(text: string, max: number): string {
-  const flat = stripControlChars(text).replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
+/** Menu labels and notification text come from code and config: the shared sanitiser's one bounded line. */
+export const oneLine = displayLine;
 
-const LABEL_MAX = 80;
+const LABEL_MAX = DISPLAY_LIMITS.menuLabel;
+const NOTE_MAX = DISPLAY_LIMITS.notificationLine;
+const args = (a: PendingApproval, max: number) => oneLine(`Arguments: ${displayJson(a.args, max)}`, max);
+const identical = (a: PendingApproval) => (a.calls && a.calls > 1 ? ` (${a.calls} identical calls wait: the answer covers each)` : '');
 
 export function approvalTitle(a: Pick<PendingApproval, 'server' | 'tool'>): string {
   return oneLine(`${a.server}/${a.tool}`, LABEL_MAX - 10);
@@ -37,9 +37,9 @@ export type ApprovalMenuLine = { type: 'info'; label: string } | { type: 'separa
  */
 export function approvalMenuLines(a: PendingApproval): ApprovalMenuLine[] {
   return [
-    { type: 'info', label: `Run ${a.runId.slice(0, 8)} · no answer in time means deny` },
-    ...(a.codeLine ? [{ type: 'info' as const, label: oneLine(a.codeLine, LABEL_MAX) }] : []),
-    { type: 'info', label: oneLine(`Arguments: ${JSON.stringify(a.args)}`, LABEL_MAX) },
+    { type: 'info', label: oneLine(`Run ${a.runId.slice(0, 8)} · no answer in time means deny${identical(a)}`, LABEL_MAX) },
+    ...(a.codeLine ? [{ type: 'info' as const, label: labelledCodeLine(a.codeLine, LABEL_MAX) }] : []),
+    { type: 'info', label: args(a, LABEL_MAX) },
     { type: 'separator' },
     ...TRAY_CHOICES.map((c) => ({ type: 'decide' as const, label: c.label, action: { decide: a.id, decision: c.decision } })),
   ];
@@ -56,9 +56,9 @@ export interface TrayNotification {
 
 export function approvalNotification(a: PendingApproval): TrayNotification {
   const lines = [
-    `Code wants to call ${approvalTitle(a)}.`,
-    ...(a.codeLine ? [oneLine(a.codeLine, 120)] : []),
-    oneLine(`Arguments: ${JSON.stringify(a.args)}`, 120),
+    `Code wants to call ${approvalTitle(a)}${identical(a)}.`,
+    ...(a.codeLine ? [labelledCodeLine(a.codeLine, NOTE_MAX)] : []),
+    args(a, NOTE_MAX),
     `Answer in the tray menu or the panel: ${TRAY_CHOICES.map((c) => c.label).join(', ')}.`,
   ];
   return {

@@ -176,7 +176,7 @@ export function createFakeApi(): SandbarApi {
     'health.get': () => health,
     'health.probe': async () => {
       await wait(2_500);
-      const report = { ...health, checkedAt: Date.now() };
+      const report = { ...health, checkedAt: Date.now(), probedAt: Date.now() };
       emit('health.changed', report);
       return report;
     },
@@ -214,8 +214,8 @@ export function createFakeApi(): SandbarApi {
     'servers.deny': ({ name }) => (servers = servers.map((s) => (s.name === name ? { ...s, policy: 'deny' } : s))),
     'servers.restart': ({ name }) => (servers = servers.map((s) => (s.name === name ? { ...s, state: 'starting', lastError: null } : s))),
     'clients.detect': () => data.fakeClients(),
-    'clients.preview': ({ id, action }) => ({ id, action, file: data.fakeClients().find((c) => c.id === id)!.file, diff: data.FAKE_DIFF, changed: true, modeChange: { from: '0644', to: '0600' } }),
-    'clients.configure': ({ id, action }) => ({ id, action, file: data.fakeClients().find((c) => c.id === id)!.file, diff: data.FAKE_DIFF, changed: true, modeChange: { from: '0644', to: '0600' }, backup: `${data.fakeClients().find((c) => c.id === id)!.file}.sandbar-backup-20250301-142233` }),
+    'clients.preview': ({ id, action }) => ({ id, action, file: data.fakeClients().find((c) => c.id === id)!.file, diff: data.FAKE_DIFF, changed: true, modeChange: { from: '0644', to: '0600' }, summary: data.FAKE_SUMMARY }),
+    'clients.configure': ({ id, action }) => ({ id, action, file: data.fakeClients().find((c) => c.id === id)!.file, diff: data.FAKE_DIFF, changed: true, modeChange: { from: '0644', to: '0600' }, summary: data.FAKE_SUMMARY, backup: `${data.fakeClients().find((c) => c.id === id)!.file}.sandbar-backup-20250301-142233` }),
     'endpoint.info': () => data.FAKE_ENDPOINT,
     'endpoint.token': () => ({ token }),
     'endpoint.rotateToken': () => {

@@ -152,6 +152,7 @@ export function fakeHealth(broken: boolean, now: number): HealthReport {
   return {
     ok: !broken,
     checkedAt: now - 3 * MIN,
+    probedAt: now - 3 * MIN,
     runtime: {
       name: 'podman',
       path: '/usr/bin/podman',
@@ -213,7 +214,7 @@ export const FAKE_DIFF: DiffHunk[] = [
     oldStart: 1,
     oldLines: 7,
     newStart: 1,
-    newLines: 11,
+    newLines: 12,
     lines: [
       " {",
       "   \"mcpServers\": {",
@@ -224,13 +225,16 @@ export const FAKE_DIFF: DiffHunk[] = [
       "+    },",
       "+    \"sandbar\": {",
       "+      \"command\": \"/opt/Sandbar/sandbar\",",
-      "+      \"args\": [\"--stdio\"]",
+      "+      \"args\": [\"--stdio\"],",
+      "+      \"env\": { \"SANDBAR_HOME\": \"~/.config/sandbar\" }",
       "+    }",
       "   }",
       " }",
     ],
   },
 ];
+
+export const FAKE_SUMMARY = 'Claude Desktop will start /opt/Sandbar/sandbar --stdio with SANDBAR_HOME=~/.config/sandbar, so it joins this Sandbar (the same engine, history and servers) instead of starting one of its own.';
 
 export const FAKE_ENDPOINT: EndpointInfo = { url: 'http://127.0.0.1:7337/mcp', port: 7337, listening: true, error: null, tokenFile: '~/.config/sandbar/token', panelTokenFile: '~/.config/sandbar/panel-token', sessions: 2 };
 

@@ -1,4 +1,5 @@
 // Times, durations and sizes as people read them, in the user's own locale.
+import { displayLine, displayText, DISPLAY_LIMITS } from '../../shared/display-text.js';
 import { formatBytes } from '../../shared/limits.js';
 
 export { formatBytes };
@@ -37,14 +38,15 @@ export function formatSeconds(ms: number): string {
   return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
 }
 
-/** "code line one…" for a one-line preview. */
+/** "code line one…" for a one-line preview (the agent's code, through the shared sanitiser). */
 export function firstLine(code: string, max = 80): string {
-  const line = code.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  const line = code.split('\n').find((l) => displayLine(l, max) !== '') ?? '';
+  // Indentation stays; whatever else the line holds goes through the sanitiser.
+  return displayText(line, { multiline: true, maxChars: max }).replace(/\n/g, ' ');
 }
 
-/** `claude-code 1.2.0` or `cli`. */
+/** `claude-code 1.2.0` or `cli` (an agent names itself: sanitised). */
 export function clientLabel(client: { name: string; version?: string | null } | undefined): string {
   if (!client) return 'unknown client';
-  return client.version ? `${client.name} ${client.version}` : client.name;
+  return displayLine(client.version ? `${client.name} ${client.version}` : client.name, 2 * DISPLAY_LIMITS.name);
 }

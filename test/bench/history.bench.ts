@@ -136,6 +136,12 @@ export async function benchHistory(): Promise<string> {
       ['search: a common word (see below)', time(() => store.list({ search: WORDS[7]! }))],
       ['search: `print` (in most runs)', time(() => store.list({ search: 'print' }))],
       ['search + filter (status = error)', time(() => store.list({ search: WORDS[7]!, status: 'error' }))],
+      ['search: the start of a rare word (`xyloph`)', time(() => store.list({ search: 'xyloph' }))],
+      ['search: the start of a common word (`prin`)', time(() => store.list({ search: 'prin' }))],
+      ['search: four letters, the start of 1 word in 128 (`prat`)', time(() => store.list({ search: 'prat' }))],
+      ['search: three letters (`pra`: whole words only)', time(() => store.list({ search: 'pra' }))],
+      ['search: three letters as a prefix on request (`pra*`, 1 word in 16)', time(() => store.list({ search: 'pra*' }), 5)],
+      ['search: an exact word in quotes (`"print"`)', time(() => store.list({ search: '"print"' }))],
       ['detail by id (with tool calls)', time(() => store.get(`run-${String(Math.floor(RUNS / 3)).padStart(7, '0')}`))],
       ['count by status (Live/History badges)', time(() => store.countByStatus())],
       ['retention check (nothing to delete)', time(() => store.totalBytes(), 10)],
@@ -143,8 +149,9 @@ export async function benchHistory(): Promise<string> {
     const hits = {
       stdout: store.list({ search: 'xylophonist' }).items.length,
       code: store.list({ search: 'zanzibarite' }).items.length,
+      prefix: store.list({ search: 'xyloph' }).items.length,
     };
-    if (hits.stdout !== 1 || hits.code !== 1) throw new Error(`search found ${JSON.stringify(hits)}, expected one run each`);
+    if (hits.stdout !== 1 || hits.code !== 1 || hits.prefix !== 1) throw new Error(`search found ${JSON.stringify(hits)}, expected one run each`);
 
     // Recording as the engine drives it: every event its own write (autocommit), realistic sizes.
     const recordOnly = (events: EngineEvent[], types: EngineEvent['type'][]) => {

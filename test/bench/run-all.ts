@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions picks some of them.
+// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,floods picks some of them.
 import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
 import { benchEngine } from './engine.bench.js';
+import { benchFloods } from './floods.bench.js';
 import { benchHistory } from './history.bench.js';
 import { benchMcp } from './mcp.bench.js';
 import { benchPanelHistory } from './panel-history.bench.js';
@@ -26,6 +27,7 @@ const all: Record<string, () => Promise<string>> = {
   'panel-live': benchPanelLive,
   packages: benchPackages,
   sessions: benchSessions,
+  floods: benchFloods,
 };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];

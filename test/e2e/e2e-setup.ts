@@ -21,6 +21,7 @@ export default async function setup(project: TestProject): Promise<void> {
   if (!reason && !existsSync(CHROMIUM)) reason = `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
   if (!reason && !existsSync(path.resolve('dist/renderer/index.html'))) reason = 'the panel is not built (npm run build)';
   if (!reason && !existsSync(path.resolve('dist/electron/cli.js'))) reason = 'the CLI is not built (npm run build)';
+  if (!reason && !existsSync(path.resolve('dist/mcp-app/run.html'))) reason = 'the run view is not built (npm run build)';
   if (reason && isStrictCi()) throw new Error(`End-to-end tests cannot run: ${reason}`);
   if (reason) console.warn(`\n[e2e] SKIPPED: ${reason}\n`);
   project.provide('e2e', { available: !reason, reason });

@@ -1,9 +1,11 @@
-// Health: every check from the report is shown as a row with its state, and the probe runs again on
-// request (a new report, with a new time, reaches the page).
+// Health: every check from the report is shown as a row with its state; the rows about live things (pool,
+// queue) follow them as Live does, without a probe; and the probe runs again on request (a new report, with
+// a new probe time, reaches the page).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveSnapshot } from '../../shared/contract.js';
 import type { HealthReport } from '../../shared/health.js';
-import { apiCall, e2e, launchChromium, openPanel, pageErrors, screenshot, startServe, type Served } from './harness.js';
+import { apiCall, e2e, launchChromium, mcpClient, openPanel, pageErrors, screenshot, startServe, type Served } from './harness.js';
 
 describe.skipIf(!e2e.available)('panel: Health', () => {
   let served: Served;
@@ -34,15 +36,50 @@ describe.skipIf(!e2e.available)('panel: Health', () => {
     await screenshot(page, 'health');
   });
 
+  it('shows the pool and queue as Live does while they change, with no probe run in between', async () => {
+    const probedAt = (await apiCall<HealthReport>(served, 'health.get')).probedAt;
+    expect(probedAt).toEqual(expect.any(Number));
+    const poolRow = page.getByRole('list', { name: 'Health checks' }).getByRole('listitem').filter({ hasText: 'Warm pool and queue' });
+    const poolCard = page.getByRole('region', { name: 'Pool and queue' });
+    // A bigger pool drains and refills: the row follows it to the end, as the card fed by Live's events does.
+    await apiCall(served, 'settings.update', { patch: { poolSize: 2 } });
+    await expect.poll(() => poolRow.textContent(), { timeout: 90_000 }).toContain('Pool 2 of 2 containers ready. 0 running, 0 queued');
+    const live = await apiCall<LiveSnapshot>(served, 'live.snapshot');
+    expect(live.pool).toMatchObject({ size: 2, ready: 2, starting: 0 });
+    expect(await poolCard.textContent()).toContain('2 ready, 0 starting, target 2');
+    expect(await poolCard.textContent()).toContain('0 running, 0 queued');
+    await screenshot(page, 'health-live-pool');
+
+    // A run going: both say one running, and both go back when it ends.
+    const client = await mcpClient(served, 'health-live');
+    try {
+      const run = client.callTool({ name: 'run_python', arguments: { code: 'import time\ntime.sleep(4)\nprint("slept")' } });
+      await expect.poll(() => poolRow.textContent(), { timeout: 20_000 }).toMatch(/\. 1 running, 0 queued/);
+      expect(await poolCard.textContent()).toContain('1 running, 0 queued');
+      await run;
+      await expect.poll(() => poolRow.textContent(), { timeout: 60_000 }).toContain('Pool 2 of 2 containers ready. 0 running, 0 queued');
+      await expect.poll(() => poolCard.textContent(), { timeout: 10_000 }).toContain('2 ready, 0 starting, target 2');
+    } finally {
+      await client.close();
+    }
+    // None of that waited for, or ran, the probe; the page says when it last ran.
+    const now = await apiCall<HealthReport>(served, 'health.get');
+    expect(now.probedAt).toBe(probedAt);
+    expect(now.checkedAt).toBeGreaterThan(probedAt!);
+    const shown = await page.getByTestId('probe-time').textContent();
+    expect(shown).toBe(`Probe last ran ${await page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }), probedAt!)}`);
+    expect(pageErrors(page)).toEqual([]);
+  });
+
   it('runs the probe again', async () => {
-    const before = (await apiCall<HealthReport>(served, 'health.get')).checkedAt;
+    const before = (await apiCall<HealthReport>(served, 'health.get')).probedAt!;
     await page.getByRole('button', { name: 'Run probe again' }).click();
     await expect.poll(() => page.getByRole('button', { name: /Probing/ }).isVisible(), { timeout: 5000 }).toBe(true);
-    await expect.poll(async () => (await apiCall<HealthReport>(served, 'health.get')).checkedAt, { timeout: 60_000 }).toBeGreaterThan(before);
-    const after = (await apiCall<HealthReport>(served, 'health.get')).checkedAt;
+    await expect.poll(async () => (await apiCall<HealthReport>(served, 'health.get')).probedAt, { timeout: 60_000 }).toBeGreaterThan(before);
+    const after = (await apiCall<HealthReport>(served, 'health.get')).probedAt!;
     await expect.poll(() => page.getByRole('button', { name: 'Run probe again' }).isVisible(), { timeout: 30_000 }).toBe(true);
-    const shown = await page.getByText(/^Checked /).textContent();
-    expect(shown).toBe(`Checked ${await page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }), after)}`);
+    const shown = await page.getByTestId('probe-time').textContent();
+    expect(shown).toBe(`Probe last ran ${await page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }), after)}`);
     expect(pageErrors(page)).toEqual([]);
   });
 

@@ -34,6 +34,13 @@ describe.skipIf(!e2e.available)('panel: History', () => {
     await page.goto(`${served.baseUrl}/#/history`);
     await expect.poll(() => rows().count(), { timeout: 20_000 }).toBe(20);
     await screenshot(page, 'history');
+    // The beginning of the word is enough; the whole word is highlighted.
+    await page.getByRole('searchbox', { name: 'Search code and output' }).fill(UNIQUE.slice(0, 7));
+    await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(1);
+    expect(await rows().first().locator('mark').first().textContent()).toMatch(new RegExp(`^${UNIQUE}$`, 'i'));
+    // Quotes mean the exact word: its beginning alone finds nothing.
+    await page.getByRole('searchbox', { name: 'Search code and output' }).fill(`"${UNIQUE.slice(0, 7)}"`);
+    await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(0);
     await page.getByRole('searchbox', { name: 'Search code and output' }).fill(UNIQUE);
     await expect.poll(() => rows().count(), { timeout: 10_000 }).toBe(1);
     expect(await rows().first().locator('mark').first().textContent()).toMatch(new RegExp(UNIQUE, 'i'));

@@ -64,6 +64,11 @@ describe.skipIf(!e2e.available)('panel: Servers and Clients', () => {
     await card.getByRole('button', { name: 'Add' }).click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.textContent(), { timeout: 15_000 }).toContain('"sandbar"');
+    // Before anything is written, the diff and one sentence say which command runs, with which home.
+    expect(await dialog.textContent()).toContain(`"SANDBAR_HOME": "${served.home}"`);
+    const summary = await dialog.getByTestId('change-summary').textContent();
+    expect(summary).toMatch(/^Claude Desktop will start \//);
+    expect(summary).toContain(`/dist/electron/cli.js stdio with SANDBAR_HOME=${served.home}, so it joins this Sandbar`);
     expect(readFileSync(file, 'utf8')).toBe(CLAUDE_CONFIG);
     await screenshot(page, 'clients-diff');
     await dialog.getByRole('button', { name: 'Write the change' }).click();
@@ -73,6 +78,10 @@ describe.skipIf(!e2e.available)('panel: Servers and Clients', () => {
     expect(written.mcpServers.notes).toEqual({ command: 'notes-mcp', args: ['--dir', '/home/me/notes'] });
     expect(written.globalShortcut).toBe('Ctrl+Space');
     expect(written.mcpServers.sandbar.args.at(-1)).toBe('stdio');
+    // An absolute command that exists here (never npx), and this instance's home.
+    expect(path.isAbsolute(written.mcpServers.sandbar.command) && existsSync(written.mcpServers.sandbar.command)).toBe(true);
+    expect(existsSync(written.mcpServers.sandbar.args[0])).toBe(true);
+    expect(written.mcpServers.sandbar.env).toEqual({ SANDBAR_HOME: served.home });
     const backup = (await dialog.getByRole('status').locator('code').last().textContent())!;
     expect(existsSync(backup) && readFileSync(backup, 'utf8')).toBe(CLAUDE_CONFIG);
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();

@@ -1,7 +1,9 @@
 // Whether the desktop smoke test can run here, decided before anything starts: an Electron binary (the
 // npm package may be installed without one), a display on Linux (xvfb-run provides one), and whether a
 // missing piece is a skip (a developer machine, this project's CI) or a failure (the GitHub workflow).
-import path from 'node:path';
+import type { BinaryLookup } from '../../electron/shell/electron-binary.js';
+
+export { locateElectron, type BinaryLookup } from '../../electron/shell/electron-binary.js';
 
 /** Set by the workflow that installed Electron: a missing binary is then a failure, not a skip. */
 export const REQUIRE_ELECTRON_ENV = 'SANDBAR_REQUIRE_ELECTRON';
@@ -10,28 +12,6 @@ export const REQUIRE_RUNTIME_ENV = 'SANDBAR_REQUIRE_RUNTIME';
 
 const truthy = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 export const required = (env: NodeJS.ProcessEnv, name: string): boolean => truthy(env[name]);
-
-export type BinaryLookup = { found: true; path: string } | { found: false; reason: string };
-
-/**
- * Where the `electron` package's binary is, the way its index.js finds it (path.txt, or
- * ELECTRON_OVERRIDE_DIST_PATH), without requiring it: requiring a binary-less package throws, and newer
- * Electron versions try to download on the first require.
- */
-export function locateElectron(options: {
-  /** node_modules/electron, or null when the package is not installed. */
-  packageDir: string | null;
-  env: NodeJS.ProcessEnv;
-  readFile: (file: string) => string | null;
-  exists: (file: string) => boolean;
-}): BinaryLookup {
-  if (!options.packageDir) return { found: false, reason: 'the electron package is not installed' };
-  const relative = options.readFile(path.join(options.packageDir, 'path.txt'))?.trim() || null;
-  const override = options.env.ELECTRON_OVERRIDE_DIST_PATH;
-  if (!relative && !override) return { found: false, reason: 'node_modules/electron has no binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1?)' };
-  const binary = override ? path.join(override, relative ?? 'electron') : path.join(options.packageDir, 'dist', relative!);
-  return options.exists(binary) ? { found: true, path: binary } : { found: false, reason: `${binary} does not exist` };
-}
 
 export type SmokePlan =
   | { action: 'run'; electron: string }

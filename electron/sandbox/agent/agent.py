@@ -19,10 +19,9 @@ def _serve_host(lines):
             _starts.put(message)
     with _rpc_lock:
         _rpc_closed = True
-        orphans = list(_pending.values())
-        _pending.clear()
-    for entry in orphans:
+    for entry in _take_pending():
         _settle(entry, False, ('RPC channel closed', None))
+    _tell_relay(hostGone=True)
     os._exit(1)  # user code must not keep running (or holding the container) for nobody
 
 
@@ -163,44 +162,33 @@ def _flush_streams():
             pass
 
 
-def _drain(captures):
-    """Forward what the old pipes still hold (their write ends are already off fds 1/2). A leftover child may
-    still hold a copy, so the wait is bounded."""
-    deadline = time.monotonic() + 0.5
-    for capture in captures:
-        capture.join(max(0.0, deadline - time.monotonic()))
-        capture.emit(b'', True)  # a no-op if the thread got EOF; else whatever it sends later is dropped
-
-
-def _finish(code, captures, ended=False):
-    """Drain captured output, send the exit frame and end the process with `code`."""
+def _finish(code, ended=False):
+    """Send the exit frame and end the process with `code`. The relay forwards what fds 1/2 still hold first:
+    dropping our write ends lets it see their end (user threads are not waited for: os._exit skips them)."""
     _flush_streams()
     if os.getpid() != AGENT_PID:
         os._exit(code)  # a child from the user's os.fork() ran off the end of the code: it is not the agent
-    # Dropping our pipe write ends lets the capture threads see EOF; user threads are not waited for at all
-    # (os._exit skips their join).
     devnull = os.open(os.devnull, os.O_WRONLY)
     for fd in (1, 2):
         os.dup2(devnull, fd)
     os.close(devnull)
-    _drain(captures)
     _write_frame(_encode(dict({'type': 'exit', 'code': code}, **({'session': 'ended'} if ended else {}))), last=True)
     os._exit(code)
 
 
-def _end_call(code, captures):
+def _end_call(code):
     """A session's call is done: its output, then its exit frame; the next call gets fresh pipes (output written
     between calls waits there). Host calls still waiting belonged to this call: they fail now."""
     _flush_streams()
-    fresh = new_captures()  # dup2 over fds 1/2: the old pipes' write ends go
-    _drain(captures)
+    _new_call_pipes()  # dup2 over fds 1/2: the old pipes' write ends go, so the relay drains them
     fail_pending('the call that made it has ended')
     _write_frame(_encode({'type': 'exit', 'code': code, 'session': 'open'}))
-    return fresh
 
 
 def _run_call(start, sandbar, keep):
     source, context = start.get('code'), start.get('context')
+    output = start.get('output')
+    _tell_relay(call=output if isinstance(output, dict) else {})  # the relay's cap and count start here
     limits = start.get('rpcLimits')
     if isinstance(limits, list) and len(limits) == 2 and all(type(n) is int and n > 0 for n in limits):
         _flow.limit = tuple(limits)
@@ -216,7 +204,7 @@ def _run_call(start, sandbar, keep):
 
 def _main():
     global _STDOUT, _STDERR
-    in_fd, captures = _take_stdio()
+    in_fd = _take_stdio()
     _STDOUT, _STDERR = sys.stdout, sys.stderr
     sandbar = _make_sandbar_module()
     try:
@@ -224,7 +212,7 @@ def _main():
         _hook('on_boot', BOOT, lambda frame: _write_frame(_encode(frame)))  # noqa: F821
     except BaseException:
         _print_text(traceback.format_exc())  # a broken boot module is a host bug: report it, never go ready
-        _finish(1, captures)
+        _finish(1)
     version = '%d.%d.%d' % tuple(sys.version_info[:3])
     _write_frame(_encode({'type': 'ready', 'python': version, 'pid': AGENT_PID}))
     lines = _Lines(in_fd)
@@ -236,12 +224,10 @@ def _main():
     while True:
         code = _run_call(start, sandbar, keep)
         if not keep or os.getpid() != AGENT_PID or sandbar.end_requested:
-            _finish(code, captures, ended=keep)
-        captures = _end_call(code, captures)
+            _finish(code, ended=keep)
+        _end_call(code)
         start = _starts.get()
         calls_resumed()
-        for capture in captures:
-            capture.start()
 
 
 _main()

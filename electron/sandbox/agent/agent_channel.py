@@ -1,8 +1,10 @@
-# The agent's frame channel (first part of the agent; bootstrap.ts joins agent_channel.py, agent_rpc.py and
-# agent.py into one source, exec'd by the bootstrap with BOOT = the boot payload). It speaks newline-delimited
-# JSON frames over private copies of the original stdin/stdout and gives user code fd 0 = /dev/null and fds
-# 1/2 = pipes it forwards as stdout/stderr frames, so nothing user code writes can pass for a frame.
-# Python 3.8+, stdlib only.
+# The agent's frame channel (first part of the agent; bootstrap.ts joins agent_channel.py, agent_relay.py,
+# agent_rpc.py and agent.py into one source, exec'd by the bootstrap with BOOT = the boot payload). It reads
+# newline-delimited JSON frames from a private copy of the original stdin and writes its own frames to the
+# relay (agent_relay.py), the parent process that alone writes to the host. User code gets fd 0 = /dev/null
+# and fds 1/2 = pipes the relay forwards as stdout/stderr frames, so nothing user code writes can pass for a
+# frame. Python 3.8+, stdlib only.
+import array
 import ast
 import asyncio
 import builtins
@@ -13,8 +15,10 @@ import json
 import linecache
 import os
 import queue
+import resource
 import select
 import signal
+import socket
 import sys
 import threading
 import time
@@ -26,10 +30,11 @@ BOOT_MODULE_FILENAME_PREFIX = '<module '  # tracebacks name boot module code '<m
 MAX_FRAME_BYTES = int(BOOT['maxFrameBytes'])  # noqa: F821 (BOOT comes from the bootstrap)
 # One read of captured output becomes one frame; JSON can grow a byte to 6 (\u001b), so keep frames in bounds.
 CAPTURE_READ_BYTES = max(1024, min(65536, (MAX_FRAME_BYTES - 64) // 6))
-AGENT_PID = os.getpid()  # a fork of this process must never speak on the host channel
+AGENT_PID = os.getpid()  # the agent's pid (set after the relay forks it): a fork of it must never speak
 
 _send_lock = threading.Lock()
-_out_fd = -1  # private copy of the original stdout: the frame channel to the host
+_out_fd = -1  # the agent's end of the socket to the relay: its frame channel
+_agent_sock = None
 _exit_sent = False
 
 
@@ -48,70 +53,74 @@ def _write_frame(data, last=False):
     global _exit_sent
     with _send_lock:
         if _exit_sent:
-            return  # nothing may follow the exit frame (a capture thread can outlive its join timeout)
+            return  # nothing may follow the exit frame (a user thread may still be sending)
         view = memoryview(data)
         try:
             while view:
                 view = view[os.write(_out_fd, view):]
         except OSError:
-            os._exit(1)  # the host closed its end: nobody is listening any more
+            os._exit(1)  # the relay is gone, and the host with it: nobody is listening any more
         _exit_sent = last
 
 
-class _Capture(threading.Thread):
-    """Owns the pipe behind fd 1 or 2 and forwards what arrives as stdout/stderr frames, in order."""
-
-    def __init__(self, stream, target_fd):
-        threading.Thread.__init__(self, name='sandbar-' + stream, daemon=True)
-        self.stream = stream
-        self.read_fd, write_fd = os.pipe()  # os.pipe fds are non-inheritable: children never hold the read end
-        os.dup2(write_fd, target_fd)  # dup2 makes target_fd inheritable, so subprocess output lands here too
+def _new_call_pipes():
+    """Fresh pipes behind fds 1 and 2 for a session's next call. Their read ends go to the relay (with a blank
+    line on the frame socket, so it has them before the exit frame that follows); dup2 drops our old write
+    ends, so the relay sees the old pipes end and forwards everything this call wrote before its exit frame."""
+    fds = [os.pipe(), os.pipe()]
+    with _send_lock:
+        _agent_sock.sendmsg([b'\n'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [r for r, _ in fds]))])
+    for (read_fd, write_fd), target in zip(fds, (1, 2)):
+        os.close(read_fd)
+        os.dup2(write_fd, target)  # inheritable, so subprocess output lands here too
         os.close(write_fd)
-        # Incremental, so a multi-byte character split across two reads is decoded whole.
-        self.decoder = codecs.getincrementaldecoder('utf-8')('replace')
-        self.lock = threading.Lock()
-        self.done = False
-
-    def run(self):
-        chunk = os.read(self.read_fd, CAPTURE_READ_BYTES)
-        while chunk:  # b'' = EOF: every copy of the write end is closed
-            self.emit(chunk, False)
-            chunk = os.read(self.read_fd, CAPTURE_READ_BYTES)
-        self.emit(b'', True)
-
-    def emit(self, chunk, final):
-        """Forward one chunk; `final` also flushes half-decoded bytes and drops anything sent later."""
-        with self.lock:
-            if self.done:
-                return
-            text = self.decoder.decode(chunk, final)
-            self.done = final
-            if text:
-                _write_frame(_encode({'type': self.stream, 'data': text}))
-
-
-def new_captures():
-    """Fresh pipes behind fds 1 and 2 (not yet forwarding: start() each). Each call of a session gets its own,
-    so the old ones reach EOF and everything the call wrote is forwarded before its exit frame."""
-    return [_Capture('stdout', 1), _Capture('stderr', 2)]
 
 
 def _take_stdio():
-    """Keep the real stdin/stdout for frames and give user code /dev/null plus two capture pipes."""
-    global _out_fd
+    """Split in two: this process becomes the relay (agent_relay.py), which alone writes to the host; a forked
+    child becomes the agent, which runs the code with fd 0 = /dev/null, fds 1/2 = pipes the relay reads, and its
+    frames going through a socket to the relay. Output written before a crash is in those pipes, and the relay
+    outlives the crash to forward it. Returns the child's private copy of the host's stdin."""
+    global _out_fd, _agent_sock, AGENT_PID
+    # No core files: a crashing sandbox must not hand its memory to the host's core handler.
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     in_fd = os.dup(0)  # os.dup copies are non-inheritable: subprocesses never see the frame channel
-    _out_fd = os.dup(1)
+    host_out = os.dup(1)
+    pipes = [os.pipe(), os.pipe()]  # stdout, stderr
+    relay_end, agent_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    child = os.fork()
+    if child:
+        agent_end.close()
+        os.close(in_fd)
+        for _, write_fd in pipes:
+            os.close(write_fd)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1):
+            os.dup2(devnull, fd)  # the relay speaks only through host_out
+        os.close(devnull)
+        _relay_main(child, relay_end, host_out, [read_fd for read_fd, _ in pipes])  # never returns
+    AGENT_PID = os.getpid()
+    relay_end.close()
+    os.close(host_out)  # the agent has no way to the host but through the relay
+    _agent_sock = agent_end
+    _out_fd = agent_end.fileno()
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)  # input() raises EOFError at once; subprocesses read EOF instead of our frames
     os.close(devnull)
-    captures = new_captures()
+    for (read_fd, write_fd), target in zip(pipes, (1, 2)):
+        os.close(read_fd)
+        os.dup2(write_fd, target)
+        os.close(write_fd)
     sys.stdin = sys.__stdin__ = open(0, 'r', encoding='utf-8', closefd=False)
     # Line-buffered (buffering=1) so each print reaches the host promptly although fds 1/2 are pipes.
     sys.stdout = sys.__stdout__ = open(1, 'w', encoding='utf-8', errors='backslashreplace', buffering=1, closefd=False)
     sys.stderr = sys.__stderr__ = open(2, 'w', encoding='utf-8', errors='backslashreplace', buffering=1, closefd=False)
-    for capture in captures:
-        capture.start()
-    return in_fd, captures
+    return in_fd
+
+
+def _tell_relay(**fields):
+    """A line for the relay alone (it never reaches the host): a call starts, or the host is gone."""
+    _write_frame(_encode(dict({'type': '_relay'}, **fields)))
 
 
 class _Lines:

@@ -9,7 +9,7 @@ class RpcError(RuntimeError):
 RpcError.__module__ = '_sandbar'  # tracebacks say _sandbar.RpcError, the name user code imports
 
 _rpc_lock = threading.Lock()
-_pending = {}  # request id -> (event loop, future) of an rpc() call waiting for its answer
+_pending = {}  # request id -> (event loop, future, slot size) of a host call until its answer comes
 _last_rpc_id = 0
 _rpc_closed = False
 _between_calls = False  # a session's sandbox after a call: host calls wait for no one, so they fail at once
@@ -78,9 +78,13 @@ async def rpc(payload):
     size = len(body) + len(where) + 64  # the frame around the body is a few dozen bytes
     await _flow.acquire(size)
     try:
-        return await _send_rpc(body, where, loop, future)
-    finally:
+        _send_rpc(body, where, loop, future, size)
+    except BaseException:
         _flow.release(size)
+        raise
+    # The slot is given back when the answer comes (see _take_pending), also when the code stops waiting for
+    # it: the host keeps serving the call until then, and a new call in its place would pass the host's bound.
+    return await future
 
 
 def _calling_line():
@@ -93,7 +97,7 @@ def _calling_line():
         return b''
 
 
-async def _send_rpc(body, where, loop, future):
+def _send_rpc(body, where, loop, future, size):
     global _last_rpc_id
     with _rpc_lock:
         if _rpc_closed:
@@ -106,13 +110,18 @@ async def _send_rpc(body, where, loop, future):
             raise RpcError('RPC request is %d bytes encoded, over the %d-byte frame limit'
                            % (len(frame), MAX_FRAME_BYTES))
         _last_rpc_id = request_id
-        _pending[request_id] = (loop, future)  # registered before sending: the answer may come at once
-    try:
-        _write_frame(frame)
-        return await future
-    finally:
-        with _rpc_lock:
-            _pending.pop(request_id, None)
+        _pending[request_id] = (loop, future, size)  # registered before sending: the answer may come at once
+    _write_frame(frame)
+
+
+def _take_pending(request_ids=None):
+    """Removes answered (or, with None, all) calls from _pending and gives their slots back."""
+    with _rpc_lock:
+        ids = list(_pending) if request_ids is None else [i for i in request_ids if i in _pending]
+        entries = [_pending.pop(i) for i in ids]
+    for _loop, _future, size in entries:
+        _flow.release(size)
+    return [(loop, future) for loop, future, _size in entries]
 
 
 def _settle(entry, success, value):
@@ -135,10 +144,10 @@ def _settle(entry, success, value):
 
 def _on_rpc_response(message):
     request_id = message.get('id')
-    with _rpc_lock:
-        entry = _pending.pop(request_id, None) if type(request_id) is int else None
-    if entry is None:
-        return  # unknown, answered or cancelled id: ignore
+    entries = _take_pending([request_id]) if type(request_id) is int else []
+    if not entries:
+        return  # unknown or already answered id: ignore
+    entry = entries[0]
     success = message.get('success') is True
     failure = (str(message.get('error') or 'RPC failed'), message.get('kind') if message.get('kind') == 'denied' else None)
     _settle(entry, success, message.get('payload') if success else failure)
@@ -152,9 +161,7 @@ def fail_pending(why):
     global _between_calls
     with _rpc_lock:
         _between_calls = True
-        orphans = list(_pending.values())
-        _pending.clear()
-    for entry in orphans:
+    for entry in _take_pending():
         _settle(entry, False, (why, None))
 
 

@@ -19,9 +19,16 @@ MODEL_IMAGE_PIXELS = 1150000  # ...and past about this many pixels
 BACKEND = '_sandbar_mpl'  # MPLBACKEND=module://_sandbar_mpl; the finder below builds it on first use
 FILE_CHUNK_BYTES = 1 << 20  # raw bytes per file frame: well under the frame limit once base64'd
 MAX_OMITTED_REPORTS = 50  # files left out are each named, up to this many
+# Per call, as the host's frame budget expects (run/frame-budget.ts): images with their bytes, up to
+# MAX_RUN_IMAGES of them and MAX_RUN_IMAGE_BYTES together, and display frames at all, up to MAX_DISPLAY_FRAMES
+# (the rest are counted in one last frame).
+MAX_RUN_IMAGES = 64
+MAX_RUN_IMAGE_BYTES = 64 << 20
+MAX_DISPLAY_FRAMES = 256
 
 _state = {'send': None, 'pid': None, 'max_frame': 16 << 20, 'out_dir': None,
           'image_cap': 350000, 'max_files': 20, 'max_bytes': 20 << 20}
+_displays = {'frames': 0, 'images': 0, 'bytes': 0, 'dropped': 0}  # this call's
 
 
 def _send(frame):
@@ -121,9 +128,16 @@ def _emit(mime, data, source, width=0, height=0, title=None):
     frame = {'type': 'display', 'mime': mime, 'source': source, 'width': width, 'height': height, 'size': len(data)}
     if title:
         frame['title'] = str(title)[:200]
-    # Over the cap (or the frame bound) the bytes stay here: the host only needs to say why it was refused.
-    if len(data) <= _state['image_cap'] and len(data) * 4 // 3 + 1024 < _state['max_frame']:
+    if _displays['frames'] >= MAX_DISPLAY_FRAMES:
+        _displays['dropped'] += 1
+        return
+    # Over a cap (or the frame bound) the bytes stay here: the host only needs to say why it was refused.
+    fits = _displays['images'] < MAX_RUN_IMAGES and _displays['bytes'] + len(data) <= MAX_RUN_IMAGE_BYTES
+    if fits and len(data) <= _state['image_cap'] and len(data) * 4 // 3 + 1024 < _state['max_frame']:
         frame['data'] = base64.b64encode(data).decode('ascii')
+        _displays['images'] += 1
+        _displays['bytes'] += len(data)
+    _displays['frames'] += 1
     _send(frame)
 
 
@@ -317,7 +331,7 @@ def send_out_files():
         _sent_versions[path] = version
         why = 'files' if sent_files >= _state['max_files'] else 'bytes' if sent_bytes + size > _state['max_bytes'] else None
         if why is None:
-            why = _send_file(path, name)
+            why = _send_file(path, name, size)
         if why is None:
             sent_files, sent_bytes = sent_files + 1, sent_bytes + size
         elif omitted < MAX_OMITTED_REPORTS:
@@ -325,14 +339,14 @@ def send_out_files():
             _send({'type': 'file', 'name': name, 'size': size, 'omitted': why})
 
 
-def _send_file(path, name):
-    """Streams one file in chunks; None when sent, else why not."""
+def _send_file(path, name, counted):
+    """Streams one file in chunks, at most the `counted` bytes it was checked against; None when sent, else why not."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
     except OSError:
         return 'unreadable'
     try:
-        size = os.fstat(fd).st_size  # a file that grows meanwhile is cut here; one that shrinks ends early
+        size = min(os.fstat(fd).st_size, counted)  # a file that grows meanwhile is cut here; one that shrinks ends early
         offset = 0
         while True:
             chunk = os.read(fd, min(FILE_CHUNK_BYTES, size - offset)) if offset < size else b''
@@ -365,6 +379,7 @@ def on_boot(boot_payload, send):
 
 def on_start(start):
     """The caps from the start frame (the host enforces them too)."""
+    _displays.update(frames=0, images=0, bytes=0, dropped=0)
     caps = start.get('artifacts')
     if isinstance(caps, dict):
         for key, field in (('image_cap', 'imageCapBytes'), ('max_files', 'maxFiles'), ('max_bytes', 'maxBytes')):
@@ -384,3 +399,5 @@ def on_end():
             step()
         except BaseException:
             report(what)
+    if _displays['dropped']:
+        _send({'type': 'display', 'source': 'display', 'dropped': _displays['dropped']})

@@ -32,6 +32,8 @@ export const MAX_RUN_IMAGES = 64;
 export const MAX_RUN_IMAGE_BYTES = 64 * 1024 * 1024;
 /** Refusals named one by one; past this, one line counts the rest. */
 export const MAX_REFUSED = 50;
+/** File names remembered per run (to refuse one sent twice); past this, new names are refused and counted. */
+export const MAX_FILE_NAMES = 512;
 
 /** `out/` then segments of [A-Za-z0-9._-] (never `.` or `..`), as shared/artifacts.ts defines names. */
 const FILE_NAME_RE = /^out(\/[A-Za-z0-9._-]+)+$/;
@@ -76,6 +78,11 @@ export class ArtifactCollector {
 
   /** A `display` frame: a figure or a displayed image (PNG, JPEG, or SVG as a link). */
   addDisplay(frame: Json): void {
+    // The agent sends at most so many display frames per run, then one saying how many more it left out.
+    if (Number.isSafeInteger(frame.dropped) && (frame.dropped as number) > 0) {
+      this.refusedBeyond += frame.dropped as number;
+      return;
+    }
     const source: ArtifactSource = frame.source === 'figure' ? 'figure' : 'display';
     const svg = frame.mime === 'image/svg+xml';
     const n = ++this.counters[source];
@@ -124,6 +131,10 @@ export class ArtifactCollector {
     const refuse = (reason: string) => this.refuse({ name: shown, source: 'file', reason });
     if (this.pending && this.pending.name !== name) this.abandonPending('the sandbox started another file before finishing it');
     if (!name) return refuse('not a valid artifact name');
+    if (!this.fileNames.has(name) && this.fileNames.size >= MAX_FILE_NAMES) {
+      this.refusedBeyond += 1; // named nowhere: only counted, so a flood of names costs nothing to keep
+      return;
+    }
     if (typeof frame.omitted === 'string' || frame.omitted === true) {
       if (this.fileNames.has(name)) return refuse('sent twice');
       this.fileNames.add(name);

@@ -1,33 +1,31 @@
-// Drives one execution inside one claimed container: hands over the code, relays frames and RPCs,
-// enforces the timeout and the output cap, and reports how it ended.
+// Drives one execution inside one claimed container: hands over the code, relays frames and host calls,
+// enforces the timeout, the output cap and every frame kind's budget, and reports how it ended.
 import type { Artifact, RefusedArtifact } from '../../../shared/artifacts.js';
 import type { ExitReason, Stream } from '../../../shared/execution.js';
-import { errorMessage } from '../../../shared/errors.js';
 import { ArtifactCollector, DEFAULT_ARTIFACT_CAPS, type ArtifactCaps } from './artifact-collector.js';
 import type { ProcessExit } from './attached-process.js';
 import { codeLineText, sourceLines } from './code-line.js';
-import { classifyExit, type HostStop } from './exit-classifier.js';
+import { classifyExit, OUTPUT_STOP_FACTOR, type HostStop } from './exit-classifier.js';
+import { FrameBudget, frameBudgets, type BudgetedKind } from './frame-budget.js';
 import type { AgentFrame } from './frame-parser.js';
+import { HoldClock } from './hold-clock.js';
+import { HostCalls, type RpcHandler } from './host-calls.js';
+import { RunFreezer, type FreezeOp } from './run-freezer.js';
 import { OutputCapture } from './output-capture.js';
-import { DEFAULT_RPC_LIMITS, RpcGate, type RpcGateLimits } from './rpc-gate.js';
+import { DEFAULT_RPC_LIMITS } from './rpc-gate.js';
 import type { SandboxContainer } from './sandbox-container.js';
 
-/** Answers the sandbox's host calls. Throwing sends `success: false` with the message. */
-export type RpcHandler = (
-  payload: Record<string, unknown>,
-  /**
-   * `deadline`: when the run times out (epoch ms), read when needed: host calls must finish before it.
-   * `hold`: stops the run's clock until the returned release is called (a call waiting for a person's
-   * approval is not the code's time). `codeLine`: the user's line that made the call, as the sandbox says.
-   */
-  ctx: { executionId: string; signal: AbortSignal; readonly deadline: number; hold(): () => void; codeLine?: string },
-) => Promise<unknown>;
+export { ToolCallDeniedError, type RpcHandler } from './host-calls.js';
 
 export interface RunSpec {
   executionId: string;
   code: string;
   context: Record<string, unknown>;
   timeoutSec: number;
+  /** Held time that stops the clock, in all (settings approvalTimeoutSec; DEFAULT_MAX_HELD_MS when absent). */
+  maxHeldMs?: number;
+  /** Pauses or resumes this run's container (its backend's pause); absent: holds never freeze it. */
+  freeze?: FreezeOp;
   outputCapBytes: number;
   memory: string;
   signal?: AbortSignal;
@@ -53,6 +51,8 @@ export interface RunOutcome {
   stderr: string;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+  stdoutPrinted?: number;
+  stderrPrinted?: number;
   startedAt: number;
   finishedAt: number;
   artifacts?: Artifact[];
@@ -63,22 +63,20 @@ export interface RunOutcome {
   session?: 'open' | 'ended';
 }
 
-function refusedCall(limits: RpcGateLimits): string {
-  return `Refused: this run already has too many host calls waiting (at most ${limits.maxInFlight} calls or ${limits.maxBytes / 1024 / 1024} MiB in flight); the sandbox's runtime keeps within that unless it is bypassed.`;
-}
-
 /** After a kill, how long to wait for the runtime to confirm the container is gone. */
 const KILL_CONFIRM_MS = 1500;
+/** The settings' default approvalTimeoutSec. */
+export const DEFAULT_MAX_HELD_MS = 120_000;
 
 export function runInContainer(container: SandboxContainer, spec: RunSpec): Promise<RunOutcome> {
   const out = { stdout: new OutputCapture('stdout', spec.outputCapBytes), stderr: new OutputCapture('stderr', spec.outputCapBytes) };
   const rpcAbort = new AbortController();
   const rpcLimits = { ...DEFAULT_RPC_LIMITS, ...(spec.maxRpcInFlight ? { maxInFlight: spec.maxRpcInFlight } : {}) };
-  const gate = new RpcGate(rpcLimits);
   const artifactCaps = spec.artifactCaps ?? DEFAULT_ARTIFACT_CAPS;
   const artifacts = new ArtifactCollector(artifactCaps);
+  const budget = new FrameBudget(frameBudgets(artifactCaps));
   let hostStop: HostStop | undefined;
-  let exitFrameCode: number | undefined;
+  let exitFrame: Extract<AgentFrame, { type: 'exit' }> | undefined;
   let importedModules: string[] | undefined;
   let sessionState: 'open' | 'ended' | undefined;
   let settled = false;
@@ -86,29 +84,49 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
 
   return new Promise<RunOutcome>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let capTimer: NodeJS.Timeout | undefined;
+    // The clock stops while any host call holds it (waiting for an approval), within the hold budget; the
+    // wall-clock cap (timeout + budget) is a timer of its own that no hold moves.
+    const clock = new HoldClock(spec.timeoutSec * 1000, spec.maxHeldMs ?? DEFAULT_MAX_HELD_MS);
+    const freezer = new RunFreezer(spec.freeze);
+    let inFlight = 0;
+    let holds = 0;
+    const frozenWanted = () => freezer.set(holds > 0 && holds >= inFlight);
 
     const finish = (processExit?: ProcessExit) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(capTimer);
+      // Nothing is frozen after the end (a session's sandbox is the session's to pause from here on).
+      void freezer.release();
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
-      gate.close();
+      calls.close();
       container.release();
       const end = classifyExit({
         ...(hostStop ? { hostStop } : {}),
-        ...(exitFrameCode !== undefined ? { exitFrameCode } : {}),
+        ...(exitFrame ? { exitFrameCode: exitFrame.code } : {}),
+        ...(exitFrame?.abrupt ? { abrupt: exitFrame.abrupt } : {}),
+        ...(exitFrame?.stopped ? { stoppedStream: exitFrame.stopped } : {}),
         ...(processExit ? { processExit } : {}),
         timeoutSec: spec.timeoutSec,
         memory: spec.memory,
         outputCapBytes: spec.outputCapBytes,
       });
+      const heldSec = Math.round(clock.creditedMs() / 1000);
+      // The sandbox's count of what was printed is whole when the run ended by itself.
+      const whole = !hostStop && exitFrame !== undefined && !exitFrame.stopped;
+      const printed = (['stdout', 'stderr'] as const).flatMap((s) => (out[s].printed !== undefined ? [[`${s}Printed`, out[s].printed]] : []));
       resolve({
         ...end,
-        stdout: out.stdout.text(),
-        stderr: out.stderr.text(),
-        stdoutTruncated: out.stdout.truncated,
-        stderrTruncated: out.stderr.truncated,
+        // The timeout counts the code's time: say how long the run also waited for answers.
+        ...(end.exitReason === 'timeout' && heldSec > 0 ? { message: `${end.message} (plus ${heldSec}s waiting for approval answers)` } : {}),
+        stdout: out.stdout.text(whole),
+        stderr: out.stderr.text(whole),
+        stdoutTruncated: out.stdout.wasCut,
+        stderrTruncated: out.stderr.wasCut,
+        ...(Object.fromEntries(printed) as Pick<RunOutcome, 'stdoutPrinted' | 'stderrPrinted'>),
         startedAt,
         finishedAt: Date.now(),
         // What arrived before the end is kept, also when the run was stopped (a figure shown before a timeout).
@@ -122,31 +140,43 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       if (settled || hostStop) return;
       hostStop = why;
       clearTimeout(timer);
-      const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
-      void spec.kill(container).catch(() => {});
-      void confirmed.then((exit) => finish(exit));
+      clearTimeout(capTimer);
+      // A frozen container is thawed first: some runtimes refuse to kill a paused one.
+      void freezer.release().then(() => {
+        const confirmed = Promise.race([container.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), KILL_CONFIRM_MS))]);
+        void spec.kill(container).catch(() => {});
+        void confirmed.then((exit) => finish(exit));
+      });
     };
 
     const onAbort = () => stop({ reason: 'cancelled' });
+    const abuse = (what: string) => stop({ reason: 'protocol_abuse', what });
+    /** Counts a frame against its kind's budget; false (and the run ends) once past it. */
+    const within = (kind: BudgetedKind, bytes: number): boolean => {
+      if (settled || hostStop) return false;
+      const over = budget.charge(kind, bytes);
+      if (over) abuse(over);
+      return !over;
+    };
 
-    // The clock stops while any host call holds it (waiting for an approval), and the deadline moves on.
-    let holds = 0;
-    let heldSince: number | null = null;
-    let heldMs = 0;
-    const deadline = () => startedAt + spec.timeoutSec * 1000 + heldMs + (heldSince === null ? 0 : Date.now() - heldSince);
+    const deadline = () => clock.deadline();
+    const armTimer = () => {
+      clearTimeout(timer);
+      if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+    };
     const holdClock = () => {
-      if (holds++ === 0) {
-        heldSince = Date.now();
-        clearTimeout(timer);
-      }
+      const release = clock.hold();
+      holds++;
+      armTimer();
+      frozenWanted();
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        if (--holds > 0 || heldSince === null) return;
-        heldMs += Date.now() - heldSince;
-        heldSince = null;
-        if (!settled && !hostStop) timer = setTimeout(() => stop({ reason: 'timeout' }), Math.max(0, deadline() - Date.now()));
+        holds--;
+        release();
+        armTimer();
+        frozenWanted();
       };
     };
 
@@ -157,26 +187,22 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       if (out[stream].truncated) stop({ reason: 'output_limit', stream });
     };
 
-    // Resolves once the answer is in the pipe: until then it counts against the run's in-flight budget.
-    const answer = async (id: number, payload: Record<string, unknown>, codeLine: string | undefined, hold: (bytes: number) => void) => {
-      let response: Record<string, unknown>;
-      if (!spec.rpc) {
-        response = { type: 'rpc_response', id, success: false, error: 'This sandbox has no host calls configured' };
-      } else {
-        try {
-          const ctx = { executionId: spec.executionId, signal: rpcAbort.signal, get deadline() { return deadline(); }, hold: holdClock, ...(codeLine ? { codeLine } : {}) };
-          const result = await spec.rpc(payload, ctx);
-          response = { type: 'rpc_response', id, success: true, payload: result ?? null };
-        } catch (err) {
-          // `denied`: the agent raises ToolCallDenied, a subclass of MCPError, for it.
-          response = { type: 'rpc_response', id, success: false, error: errorMessage(err), ...(isDenied(err) ? { kind: 'denied' } : {}) };
-        }
-      }
-      if (settled) return;
-      const { bytes, written } = container.send(response);
-      hold(bytes);
-      await written;
-    };
+    const calls = new HostCalls({
+      container,
+      executionId: spec.executionId,
+      limits: rpcLimits,
+      rpc: spec.rpc,
+      signal: rpcAbort.signal,
+      deadline,
+      holdClock,
+      over: () => settled || hostStop !== undefined,
+      abuse,
+      // A call in flight that is not held means the code is not just waiting: it must not be frozen.
+      busy: (delta) => {
+        inFlight += delta;
+        frozenWanted();
+      },
+    });
 
     // The run's code by line, split on the first call that names one: the text of a call's line comes from here.
     let lines: string[] | undefined;
@@ -188,31 +214,29 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         case 'invalid':
           emit('stderr', frame.text);
           break;
-        case 'rpc_request': {
-          // Served concurrently (a slow host call never blocks output or other calls), within the gate's bounds.
-          const { id, payload } = frame;
-          const codeLine = codeLineText((lines ??= sourceLines(spec.code)), frame.line);
-          if (!gate.submit(frame.bytes, (hold) => answer(id, payload, codeLine, hold)) && !settled) {
-            container.send({ type: 'rpc_response', id, success: false, error: refusedCall(rpcLimits) });
-          }
+        case 'rpc_request':
+          calls.submit(frame.id, frame.payload, frame.bytes, codeLineText((lines ??= sourceLines(spec.code)), frame.line));
           break;
-        }
         case 'display':
-          if (!settled && !hostStop) artifacts.addDisplay(frame.frame);
+          if (within('display', frame.bytes)) artifacts.addDisplay(frame.frame);
           break;
         case 'file':
-          if (!settled && !hostStop) artifacts.addFile(frame.frame);
+          if (within('file', frame.bytes)) artifacts.addFile(frame.frame);
+          break;
+        case 'output_cut':
+          if (within('output_cut', frame.bytes)) out[frame.stream].markCut(frame.printed);
           break;
         case 'exit':
-          exitFrameCode = frame.code;
+          exitFrame = frame;
           sessionState = frame.session;
           finish();
           break;
         case 'imports':
-          importedModules = frame.modules.filter((m) => spec.watchImports?.includes(m));
+          if (within('imports', frame.bytes)) importedModules = frame.modules.filter((m) => spec.watchImports?.includes(m));
           break;
         case 'ready':
         case 'preload':
+          within('other', frame.bytes);
           break;
       }
     };
@@ -228,24 +252,21 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
     }
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     startedAt = Date.now();
-    // The agent keeps its calls within the same bounds the host enforces (see RpcGate).
-    container.send({
+    clock.start();
+    // The agent keeps its calls within the same bounds the host enforces (see RpcGate), and its output too:
+    // past the cap it counts rather than sends, and past OUTPUT_STOP_FACTOR times the cap it stops the run.
+    void calls.send(JSON.stringify({
       type: 'start',
       code: spec.code,
       context: spec.context,
       rpcLimits: [rpcLimits.maxInFlight, rpcLimits.maxBytes],
+      output: { capBytes: spec.outputCapBytes, stopAfterBytes: OUTPUT_STOP_FACTOR * spec.outputCapBytes },
       artifacts: artifactCaps,
       ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
       ...(spec.session ? { session: true } : {}),
-    });
+    }));
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);
+    capTimer = setTimeout(() => stop({ reason: 'timeout' }), clock.wallCap() - Date.now());
   });
 }
-
-/** A tool call refused by policy, by a person, or by the approval deadline. */
-export class ToolCallDeniedError extends Error {
-  readonly denied = true;
-}
-
-const isDenied = (err: unknown): boolean => err instanceof ToolCallDeniedError;

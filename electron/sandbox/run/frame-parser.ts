@@ -4,27 +4,38 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Stream } from '../../../shared/execution.js';
 import { codeLineNumber } from './code-line.js';
 
+/** Every frame but output carries `bytes`, its line's length: each kind has a per-run budget (frame-budget.ts). */
 export type AgentFrame =
-  | { type: 'ready'; python: string }
+  | { type: 'ready'; python: string; bytes: number }
   | { type: 'output'; stream: Stream; data: string }
   /**
    * `bytes`: the frame's length, which the host's in-flight budget counts. `line`: the number of the user's
    * line that made the call, as the sandbox says (the host takes its text from its own copy of the code).
    */
   | { type: 'rpc_request'; id: number; payload: Record<string, unknown>; bytes: number; line?: number }
-  /** `session`: in a session, whether the sandbox waits for the next call (`open`) or the code ended it (`ended`). */
-  | { type: 'exit'; code: number; session?: 'open' | 'ended' }
+  /**
+   * `session`: in a session, whether the sandbox waits for the next call (`open`) or the code ended it (`ended`).
+   * From the relay when the code's process did not say goodbye: `abrupt` names how it ended (a signal such
+   * as `SIGSEGV`, or `exit` for os._exit()), `stopped` the stream it went on printing past the cap.
+   */
+  | { type: 'exit'; code: number; session?: 'open' | 'ended'; abrupt?: string; stopped?: Stream }
   /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
-  | { type: 'display'; frame: Json }
-  | { type: 'file'; frame: Json }
+  | { type: 'display'; frame: Json; bytes: number }
+  | { type: 'file'; frame: Json; bytes: number }
   /** Before `ready`, from a pooled agent: the modules it imported ahead of the code, and those that failed. */
-  | { type: 'preload'; loaded: string[]; failed: { module: string; error: string }[] }
+  | { type: 'preload'; loaded: string[]; failed: { module: string; error: string }[]; bytes: number }
   /** At the end of a run: which of the start frame's `watchImports` the code imported. */
-  | { type: 'imports'; modules: string[] }
+  | { type: 'imports'; modules: string[]; bytes: number }
+  /** A stream the sandbox cut at the output cap, and how many bytes the code printed on it so far. */
+  | { type: 'output_cut'; stream: Stream; printed: number; bytes: number }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
 
 type Json = Record<string, unknown>;
+
+/** A signal name, or `exit`: how the relay saw the code's process end. */
+const ABRUPT_RE = /^(exit|SIG[A-Z0-9]{1,10})$/;
+const isStream = (v: unknown): v is Stream => v === 'stdout' || v === 'stderr';
 
 export function interpretFrame(line: string): AgentFrame {
   let value: unknown;
@@ -49,26 +60,35 @@ export function interpretFrame(line: string): AgentFrame {
     case 'exit':
       if (Number.isSafeInteger(frame.code)) {
         const session = frame.session === 'open' || frame.session === 'ended' ? { session: frame.session as 'open' | 'ended' } : {};
-        return { type: 'exit', code: frame.code as number, ...session };
+        const abrupt = typeof frame.abrupt === 'string' && ABRUPT_RE.test(frame.abrupt) ? { abrupt: frame.abrupt } : {};
+        const stopped = isStream(frame.stopped) ? { stopped: frame.stopped } : {};
+        return { type: 'exit', code: frame.code as number, ...session, ...abrupt, ...stopped };
       }
       break;
     // Whatever their fields, these never become output: a forged one is refused as an artifact, not
     // printed (megabytes of base64 on stderr would end the run at the output cap).
     case 'display':
     case 'file':
-      return { type: frame.type, frame };
+      return { type: frame.type, frame, bytes: line.length };
+    case 'output_cut':
+      if (isStream(frame.stream) && Number.isSafeInteger(frame.printed) && (frame.printed as number) >= 0) {
+        return { type: 'output_cut', stream: frame.stream, printed: frame.printed as number, bytes: line.length };
+      }
+      break;
     case 'preload': {
       const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
       const failed = (Array.isArray(frame.failed) ? frame.failed : [])
         .filter((f): f is Json => !!f && typeof f === 'object' && typeof (f as Json).module === 'string')
         .map((f) => ({ module: String(f.module).slice(0, 200), error: String(f.error ?? '').slice(0, 500) }));
-      return { type: 'preload', loaded: strings(frame.loaded), failed };
+      return { type: 'preload', loaded: strings(frame.loaded).slice(0, 256), failed: failed.slice(0, 256), bytes: line.length };
     }
     case 'imports':
-      if (Array.isArray(frame.modules)) return { type: 'imports', modules: frame.modules.filter((m): m is string => typeof m === 'string').slice(0, 64) };
+      if (Array.isArray(frame.modules)) {
+        return { type: 'imports', modules: frame.modules.filter((m): m is string => typeof m === 'string').slice(0, 64), bytes: line.length };
+      }
       break;
     case 'ready':
-      return { type: 'ready', python: typeof frame.python === 'string' ? frame.python : '' };
+      return { type: 'ready', python: typeof frame.python === 'string' ? frame.python.slice(0, 64) : '', bytes: line.length };
   }
   return { type: 'invalid', text: `${line}\n` };
 }

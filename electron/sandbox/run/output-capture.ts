@@ -1,11 +1,16 @@
-// Keeps at most `capBytes` of one output stream; says when more was offered than kept.
+// Keeps at most `capBytes` of one output stream and says, in a last line, when the stream was cut: by the
+// sandbox at the cap (it counts what the code printed past it), or by the host when the sandbox did not.
 import { formatBytes } from '../../../shared/limits.js';
 import type { Stream } from '../../../shared/execution.js';
 
 export class OutputCapture {
   private readonly parts: string[] = [];
   private bytes = 0;
+  /** The host's own cap was reached: the sandbox sent more than it may (its relay was bypassed). */
   truncated = false;
+  /** The sandbox cut the stream at the cap; `printed` is what the code printed on it in all (so far). */
+  private cut = false;
+  private printedBytes = 0;
 
   constructor(
     readonly stream: Stream,
@@ -28,16 +33,48 @@ export class OutputCapture {
     return kept;
   }
 
+  /** The sandbox says it cut this stream and the code has printed `printed` bytes on it. */
+  markCut(printed: number): void {
+    this.cut = true;
+    this.printedBytes = Math.max(this.printedBytes, printed);
+  }
+
   get size(): number {
     return this.bytes;
   }
 
-  text(): string {
-    const body = this.parts.join('');
-    if (!this.truncated) return body;
-    const sep = body.endsWith('\n') || body.length === 0 ? '' : '\n';
-    return `${body}${sep}[sandbar: ${this.stream} truncated at ${formatBytes(this.capBytes)}; the run was stopped]\n`;
+  /** Cut by either side: the result says the stream is not whole. */
+  get wasCut(): boolean {
+    return this.truncated || this.cut;
   }
+
+  /** What the code printed on this stream, when it was cut (never less than what was kept). */
+  get printed(): number | undefined {
+    return this.wasCut ? Math.max(this.printedBytes, this.bytes) : undefined;
+  }
+
+  /** `final`: the run ended on its own, so the sandbox's count is the whole of what was printed. */
+  text(final = true): string {
+    const body = this.parts.join('');
+    if (!this.wasCut) return body;
+    const sep = body.endsWith('\n') || body.length === 0 ? '' : '\n';
+    return `${body}${sep}${this.marker(final)}\n`;
+  }
+
+  private marker(final: boolean): string {
+    if (this.truncated) return `[sandbar: ${this.stream} truncated at ${formatBytes(this.capBytes)}; the run was stopped]`;
+    return `[sandbar: ${this.stream} cut at ${formatBytes(this.capBytes)} (outputCapBytes); the code printed ${final ? '' : 'at least '}${printedWords(this.printed!)}]`;
+  }
+}
+
+/** "9.5 MiB (10,000,001 bytes)": the rounded size and the exact count. */
+export function printedWords(bytes: number): string {
+  return `${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes)`;
+}
+
+/** A stream's text without the `[sandbar: …]` line a capture or an earlier cut ended it with. */
+export function withoutCutMarker(text: string): string {
+  return text.replace(/(?<=^|\n)\[sandbar: (stdout|stderr) (cut|truncated) [^\n]*\]\n$/, '');
 }
 
 /** The longest prefix of `text` that fits in `maxBytes` of UTF-8 without splitting a character. */

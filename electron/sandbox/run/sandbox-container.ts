@@ -1,5 +1,6 @@
 // One started container with the agent booted inside, waiting for its `start` frame: one, or one per call of
 // the session that holds it.
+import type { Writable } from 'node:stream';
 import type { AttachedProcess, ProcessExit } from './attached-process.js';
 import { FrameParser, type AgentFrame } from './frame-parser.js';
 
@@ -117,15 +118,46 @@ export class SandboxContainer {
 
   /**
    * Writes one frame. `written` resolves once the pipe has taken it (or the container is gone), so a caller
-   * can count an answer as in flight until the sandbox could read it.
+   * can count an answer as in flight until the sandbox could read it. `backlog`: what was still waiting in
+   * the container's stdin before this write.
    */
-  send(frame: Record<string, unknown>): { bytes: number; written: Promise<void> } {
-    if (!this.isAlive || this.proc.stdin.destroyed) return { bytes: 0, written: Promise.resolve() };
+  send(frame: Record<string, unknown>): { bytes: number; written: Promise<void>; backlog: number } {
+    return this.sendJson(JSON.stringify(frame));
+  }
+
+  /** `send` for a frame already serialized (its size counted before it could be written). */
+  sendJson(json: string): { bytes: number; written: Promise<void>; backlog: number } {
+    if (!this.isAlive || this.proc.stdin.destroyed) return { bytes: 0, written: Promise.resolve(), backlog: 0 };
+    const backlog = this.stdinBacklog;
     // Two writes, not `json + '\n'`: the concatenation would copy a multi-megabyte answer once more. Writes
     // queue in order, so nothing can come between them.
-    const json = JSON.stringify(frame);
     this.proc.stdin.write(json);
-    return { bytes: json.length + 1, written: new Promise((resolve) => this.proc.stdin.write('\n', () => resolve())) };
+    return { bytes: json.length + 1, backlog, written: new Promise((resolve) => this.proc.stdin.write('\n', () => resolve())) };
+  }
+
+  /** Bytes written to the container's stdin that it has not taken yet (a pass-through stream buffers on both sides). */
+  get stdinBacklog(): number {
+    const stdin = this.proc.stdin as Writable & { readableLength?: number };
+    return stdin.writableLength + (stdin.readableLength ?? 0);
+  }
+
+  /** Resolves once at most `limit` bytes wait in the container's stdin, or it is gone: answers queue here, not there. */
+  async roomFor(limit: number): Promise<void> {
+    const stdin = this.proc.stdin;
+    while (this.isAlive && !stdin.destroyed && this.stdinBacklog > limit) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          clearTimeout(poll);
+          resolve();
+        };
+        stdin.once('drain', done);
+        stdin.once('close', done);
+        // A pass-through stream drains from its readable side without a 'drain' event: look again now and then.
+        const poll = setTimeout(done, 250);
+      });
+    }
   }
 
 

@@ -79,6 +79,7 @@ export function ChangeDialog({ request, onClose }: { request: ChangeRequest; onC
           </p>
           {preview.changed ? (
             <>
+              <p data-testid="change-summary">{preview.summary}</p>
               <p className="muted small">A backup of the file is written first. The token is masked here; the file gets the real one.</p>
               {preview.modeChange && (
                 <p className="tone-warn small" data-testid="mode-change">

@@ -1,4 +1,5 @@
-// Health: can code run safely here, and if not, what to do about it.
+// Health: can code run safely here, and if not, what to do about it. One live report: the probe's rows
+// change when it runs again; the rows about the endpoint, pool, queue and servers as those change.
 import { Button } from '../../components/button.js';
 import { formatDateTime } from '../../lib/format.js';
 import { useHealthStore } from '../../stores/health-store.js';
@@ -22,7 +23,10 @@ export function HealthView() {
           <h1 id="health-title" tabIndex={-1}>
             Health
           </h1>
-          <p className="view-sub">{report ? `Checked ${formatDateTime(report.checkedAt)}` : 'Runtime, image, enforced limits, endpoint.'}</p>
+          <p className="view-sub" data-testid="probe-time">
+            {!report ? 'Runtime, image, enforced limits, endpoint.' : report.probedAt ? `Probe last ran ${formatDateTime(report.probedAt)}` : 'The probe has not run yet'}
+          </p>
+          {report && <p className="view-sub small">Endpoint, pool, queue and servers are live: their rows change as they do.</p>}
         </div>
         <div className="view-actions">
           <Button variant="primary" busy={probing} onClick={() => void runProbe()}>

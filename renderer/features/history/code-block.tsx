@@ -1,8 +1,11 @@
 // A run's code with line numbers and Python highlighting.
 import { useMemo } from 'react';
+import { displayText } from '../../../shared/display-text.js';
 import { highlightPython } from './highlight.js';
 
-export function CodeBlock({ code }: { code: string }) {
+export function CodeBlock({ code: raw }: { code: string }) {
+  // The agent's code as a person may read it: bidi controls cannot reorder it (Trojan Source), nothing hides.
+  const code = useMemo(() => displayText(raw, { multiline: true }), [raw]);
   const html = useMemo(() => highlightPython(code), [code]);
   const lines = useMemo(() => {
     let n = 1;

@@ -28,6 +28,8 @@ export function describeExit(run: ExitFacts): string {
       return run.limits?.outputCapBytes ? `stopped: output over ${formatBytes(run.limits.outputCapBytes)}` : 'stopped: output limit';
     case 'runtime_error':
       return run.error ? `runtime error: ${firstLine(run.error)}` : 'runtime error';
+    case 'protocol_abuse':
+      return 'stopped: protocol abuse';
     case 'interrupted':
       return 'interrupted: Sandbar stopped during the run';
     case 'queued':
@@ -48,6 +50,7 @@ const LABELS: Record<HistoryStatus, string> = {
   cancelled: 'cancelled',
   output_limit: 'output limit',
   runtime_error: 'runtime error',
+  protocol_abuse: 'protocol abuse',
   interrupted: 'interrupted',
   queued: 'queued',
   running: 'running',
@@ -65,6 +68,7 @@ const TONES: Record<HistoryStatus, Tone> = {
   cancelled: 'muted',
   output_limit: 'warn',
   runtime_error: 'fail',
+  protocol_abuse: 'fail',
   interrupted: 'warn',
   queued: 'muted',
   running: 'accent',

@@ -1,4 +1,5 @@
 // History-specific formatting on top of the panel's shared helpers (renderer/lib/format.ts).
+import { displayLine, displayText } from '../../../shared/display-text.js';
 import { formatDuration } from '../../lib/format.js';
 
 const rowTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -13,9 +14,9 @@ export function formatMaybeDuration(ms: number | null): string {
   return ms === null ? '—' : formatDuration(ms);
 }
 
-/** Any run of whitespace (newlines included) as one space, so code fits one table line. */
+/** Any run of whitespace (newlines included) as one space, so code fits one table line; sanitised, not trimmed (snippet parts join up). */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ');
+  return displayText(text, { multiline: true }).replace(/\s+/g, ' ');
 }
 
 /**
@@ -25,6 +26,5 @@ export function oneLine(text: string): string {
 export const EXCERPT_CHARS = 160;
 
 export function codeExcerpt(preview: string): string {
-  const line = oneLine(preview).trimStart();
-  return line.length > EXCERPT_CHARS ? line.slice(0, EXCERPT_CHARS) : line;
+  return displayLine(preview, EXCERPT_CHARS + 1);
 }

@@ -6,7 +6,8 @@ import { historyDetailHref, routeHref } from '../../app/routes.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
-import { formatBytes, formatDateTime } from '../../lib/format.js';
+import { displayText } from '../../../shared/display-text.js';
+import { clientLabel, formatBytes, formatDateTime } from '../../lib/format.js';
 import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
@@ -43,7 +44,8 @@ function Stream({ name, text, truncated }: { name: 'stdout' | 'stderr'; text: st
           </span>
         )}
       </div>
-      {text ? <pre className="hist-stream-text">{text}</pre> : <p className="hist-muted hist-stream-empty">(empty)</p>}
+      {/* The code's output as a person may read it: no escape sequences, bidi or invisible characters. */}
+      {text ? <pre className="hist-stream-text">{displayText(text, { multiline: true })}</pre> : <p className="hist-muted hist-stream-empty">(empty)</p>}
     </section>
   );
 }
@@ -107,7 +109,7 @@ function SessionFact({ id, call }: { id: string; call: number }) {
 }
 
 function RunDetail({ d }: { d: HistoryDetail }) {
-  const client = [d.client.name, d.client.version].filter(Boolean).join(' ') + (d.transport ? ` (${d.transport})` : '');
+  const client = clientLabel(d.client) + (d.transport ? ` (${d.transport})` : '');
   const exit = describeExit(d);
   // The engine's sentence ("Execution timed out after 5s") only when it says more than the headline.
   const message = d.error && d.status !== 'runtime_error' && d.error !== exit ? d.error : null;
@@ -124,7 +126,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
           ['Started', d.startedAt !== null ? formatDateTime(d.startedAt) : '—'],
           ['Duration', formatMaybeDuration(d.durationMs)],
           ['Client', client],
-          ['Servers', d.servers.length ? d.servers.join(', ') : '—'],
+          ['Servers', d.servers.length ? displayText(d.servers.join(', ')) : '—'],
           ['Exit code', d.exitCode !== null ? String(d.exitCode) : '—'],
           ['Container', d.containerName ?? '—'],
           ...(d.session ? [['Session', <SessionFact id={d.session.id} call={d.session.call} />] as [string, ReactNode]] : []),

@@ -153,6 +153,7 @@ const SETTLED_RANK: Record<HistoryStatus, number> = {
   cancelled: 3,
   output_limit: 3,
   runtime_error: 3,
+  protocol_abuse: 3,
 };
 
 /** Of two versions of one run, the one further along (a page can be older than an event, or newer). */

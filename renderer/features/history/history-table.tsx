@@ -6,11 +6,11 @@ import { useShallow } from 'zustand/react/shallow';
 import type { HistoryItem } from '../../../shared/history.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
-import { formatDateTime } from '../../lib/format.js';
+import { clientLabel, formatDateTime } from '../../lib/format.js';
 import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { statusLabel, statusTone } from './describe-exit.js';
-import { codeExcerpt, formatMaybeDuration, formatRowTime } from './format.js';
+import { codeExcerpt, formatMaybeDuration, formatRowTime, oneLine } from './format.js';
 import { markHistoryFirstRows } from './history-perf.js';
 import { selectVisibleRows, wantsMoreRows } from './session-rows.js';
 import { SnippetText } from './snippet-text.js';
@@ -37,8 +37,8 @@ interface RowProps {
 }
 
 const HistoryRow = memo(function HistoryRow({ item, index, selected, searching }: RowProps) {
-  const client = item.client.version ? `${item.client.name} ${item.client.version}` : item.client.name;
-  const servers = item.servers.join(', ');
+  const client = clientLabel(item.client);
+  const servers = oneLine(item.servers.join(', '));
   return (
     <div
       role="row"
@@ -53,7 +53,7 @@ const HistoryRow = memo(function HistoryRow({ item, index, selected, searching }
         {formatRowTime(item.queuedAt)}
       </div>
       <div role="gridcell" className="hist-c-client" title={client}>
-        {item.client.name}
+        {oneLine(item.client.name)}
       </div>
       <div role="gridcell">
         <Badge tone={statusTone(item.status)}>{statusLabel(item.status)}</Badge>

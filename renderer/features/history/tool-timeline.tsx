@@ -1,5 +1,6 @@
 // The proxied tool calls of one run as bars on the run's time axis.
 import { useMemo } from 'react';
+import { displayLine, DISPLAY_LIMITS } from '../../../shared/display-text.js';
 import type { HistoryToolCall } from '../../../shared/history.js';
 import { formatBytes, formatDuration } from '../../lib/format.js';
 import { type TimelineRun, timelineGeometry } from './timeline-geometry.js';
@@ -26,7 +27,7 @@ export function ToolTimeline({ run, calls }: { run: TimelineRun; calls: readonly
       <ol className="hist-tl-list">
         {geo.bars.map((b, i) => {
           const failed = b.call.isError || b.call.error !== null;
-          const label = `${b.call.server}.${b.call.tool}`;
+          const label = displayLine(`${b.call.server}.${b.call.tool}`, 2 * DISPLAY_LIMITS.name + 1);
           return (
             <li key={i} className={failed ? 'hist-tl-row is-error' : 'hist-tl-row'}>
               <code className="hist-tl-label" title={label}>
@@ -42,7 +43,7 @@ export function ToolTimeline({ run, calls }: { run: TimelineRun; calls: readonly
               <span className="hist-tl-meta">
                 {formatDuration(b.call.durationMs)} · {formatBytes(b.call.bytesIn)} in / {formatBytes(b.call.bytesOut)} out
               </span>
-              {failed && <span className="hist-tl-error">{b.call.error ?? 'the tool answered with an error'}</span>}
+              {failed && <span className="hist-tl-error">{b.call.error ? displayLine(b.call.error, DISPLAY_LIMITS.storedError) : 'the tool answered with an error'}</span>}
             </li>
           );
         })}

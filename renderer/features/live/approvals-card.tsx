@@ -1,7 +1,9 @@
 // The questions Sandbar is holding for the person: which server's tool the code wants to call, with which
 // arguments, how long until no answer means no, and the four answers. Nothing here renders the
-// arguments as markup: they come from untrusted code and are shown as pretty-printed text.
-import type { ApprovalDecision, PendingApproval } from '../../../shared/approvals.js';
+// arguments as markup: they come from untrusted code and are shown as pretty-printed text, through the
+// shared sanitiser (escapes, bidi and invisible characters written out, never obeyed).
+import { CODE_LINE_LABEL, type ApprovalDecision, type PendingApproval } from '../../../shared/approvals.js';
+import { displayJson, displayLine, DISPLAY_LIMITS } from '../../../shared/display-text.js';
 import { api, describeError } from '../../api/index.js';
 import { Button } from '../../components/button.js';
 import { useNow } from '../../lib/use-now.js';
@@ -18,10 +20,7 @@ async function answer(approval: PendingApproval, decision: ApprovalDecision): Pr
   }
 }
 
-function pretty(args: Record<string, unknown>): string {
-  const text = JSON.stringify(args, null, 2);
-  return text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text;
-}
+const pretty = (args: Record<string, unknown>) => displayJson(args, DISPLAY_LIMITS.panelArgs, 2);
 
 export function ApprovalsCard() {
   const pending = useApprovalsStore((s) => s.pending);
@@ -30,34 +29,41 @@ export function ApprovalsCard() {
   return (
     <section className="section approvals" aria-labelledby="approvals-title">
       <h2 id="approvals-title">Waiting for your answer ({pending.length})</h2>
-      {pending.map((a) => (
-        <article key={a.id} className="card approval" aria-label={`${a.server}/${a.tool}`}>
-          <header className="approval-head">
-            <strong className="mono">
-              {a.server}/{a.tool}
-            </strong>
-            <span className="muted small num">
-              run {a.runId.slice(0, 8)} · {Math.max(0, Math.ceil((a.expiresAt - now) / 1000))} s, then denied
-            </span>
-          </header>
-          {a.codeLine && <pre className="approval-code mono">{a.codeLine}</pre>}
-          <pre className="approval-args mono">{pretty(a.args)}</pre>
-          <div className="approval-actions">
-            <Button size="sm" variant="primary" onClick={() => void answer(a, 'allow-once')}>
-              Allow once
-            </Button>
-            <Button size="sm" onClick={() => void answer(a, 'allow-run')}>
-              Allow for this run
-            </Button>
-            <Button size="sm" onClick={() => void answer(a, 'allow-always')}>
-              Always allow this tool
-            </Button>
-            <Button size="sm" variant="danger" onClick={() => void answer(a, 'deny')}>
-              Deny
-            </Button>
-          </div>
-        </article>
-      ))}
+      {pending.map((a) => {
+        const name = displayLine(`${a.server}/${a.tool}`, 2 * DISPLAY_LIMITS.name + 1);
+        return (
+          <article key={a.id} className="card approval" aria-label={name}>
+            <header className="approval-head">
+              <strong className="mono">{name}</strong>
+              <span className="muted small num">
+                run {displayLine(a.runId.slice(0, 8), 8)} · {Math.max(0, Math.ceil((a.expiresAt - now) / 1000))} s, then denied
+              </span>
+            </header>
+            {a.calls && a.calls > 1 ? <p className="small approval-calls">{a.calls} identical calls wait: the answer covers each</p> : null}
+            {a.codeLine && (
+              <figure className="approval-line">
+                <figcaption className="muted small">Code line, {CODE_LINE_LABEL}</figcaption>
+                <pre className="approval-code mono">{displayLine(a.codeLine, DISPLAY_LIMITS.codeLine)}</pre>
+              </figure>
+            )}
+            <pre className="approval-args mono">{pretty(a.args)}</pre>
+            <div className="approval-actions">
+              <Button size="sm" variant="primary" onClick={() => void answer(a, 'allow-once')}>
+                Allow once
+              </Button>
+              <Button size="sm" onClick={() => void answer(a, 'allow-run')}>
+                Allow for this run
+              </Button>
+              <Button size="sm" onClick={() => void answer(a, 'allow-always')}>
+                Always allow this tool
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => void answer(a, 'deny')}>
+                Deny
+              </Button>
+            </div>
+          </article>
+        );
+      })}
     </section>
   );
 }

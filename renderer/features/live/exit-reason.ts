@@ -26,6 +26,8 @@ export function describeExit(run: ExitFacts): string {
       return 'output limit reached';
     case 'runtime_error':
       return run.message ? `runtime error: ${run.message}` : 'runtime error';
+    case 'protocol_abuse':
+      return 'stopped: protocol abuse';
   }
 }
 

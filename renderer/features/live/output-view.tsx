@@ -3,6 +3,7 @@
 // small layout per frame; scrolling up freezes the full kept tail for reading, and returning to the end
 // (or the "jump" button) follows again. stderr is coloured and marked.
 import { useLayoutEffect, useRef, useState } from 'react';
+import { displayText } from '../../../shared/display-text.js';
 import type { OutputSegment } from '../../stores/output-ring.js';
 import { readOutput, useOutput } from '../../stores/output-store.js';
 
@@ -10,14 +11,17 @@ import { readOutput, useOutput } from '../../stores/output-store.js';
 export const FOLLOW_LINES = 300;
 const AT_END_PX = 24;
 
+/** The code's output as a person may read it: no escape sequences, bidi or invisible characters. */
+const shown = (text: string) => displayText(text, { multiline: true });
+
 function Segments({ segments }: { segments: OutputSegment[] }) {
   return segments.map((s, i) =>
     s.stream === 'stderr' ? (
       <span key={i} className="output-stderr" title="stderr">
-        {s.text}
+        {shown(s.text)}
       </span>
     ) : (
-      <span key={i}>{s.text}</span>
+      <span key={i}>{shown(s.text)}</span>
     ),
   );
 }

@@ -1,6 +1,7 @@
 // One running execution: who asked, what code, time and memory against their limits, output, Kill.
 import { useEffect, useState } from 'react';
 import type { RunningExecution } from '../../../shared/contract.js';
+import { displayText } from '../../../shared/display-text.js';
 import { Badge, StatusDot } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { ProgressBar, usageTone } from '../../components/progress-bar.js';
@@ -13,7 +14,7 @@ const PREVIEW_LINES = 6;
 
 export function CodePreview({ code }: { code: string }) {
   const [all, setAll] = useState(false);
-  const lines = code.replace(/\n+$/, '').split('\n');
+  const lines = displayText(code, { multiline: true }).replace(/\n+$/, '').split('\n');
   const shown = all ? lines : lines.slice(0, PREVIEW_LINES);
   return (
     <div className="code-preview">

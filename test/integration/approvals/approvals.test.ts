@@ -102,7 +102,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     expect(t.app.core.history.get(question.runId)!.approvals).toMatchObject([{ id: question.id, decision: 'allow-once', by: 'tray' }]);
   }, 120_000);
 
-  it('shows the line from the code it was given: code that forges its calling line can only point elsewhere in it', async () => {
+  it('shows no line when the one the sandbox names does not make the call: forged code can only point elsewhere in its own code', async () => {
     const source = [
       'import sys',
       'sys.modules["_sandbar_code_line"].calling_line = lambda: {"line": 1, "text": "print(\'harmless\')"}',
@@ -110,7 +110,8 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     ].join('\n');
     const pending = run(source);
     const question = await nextQuestion();
-    expect(question.codeLine).toBe('line 1: import sys');
+    // It named line 1 (`import sys`): the host's copy of that line does not call effects/delete_item.
+    expect(question.codeLine).toBeUndefined();
     await api.value('approvals.decide', { id: question.id, decision: 'deny' });
     await pending;
   }, 120_000);
@@ -182,7 +183,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
     expect(listed).toEqual([expect.objectContaining({ id: question.id, server: 'effects', tool: 'delete_item', args: { name: 'cli' } })]);
     const listing = (await cli('approvals')).stdout;
     expect(listing).toContain(`${question.id}  effects/delete_item`);
-    expect(listing).toContain('\n    line 3: r = await mcp_effects.delete_item(name="cli")\n');
+    expect(listing).toContain('\n    line 3 (as reported by the sandbox): r = await mcp_effects.delete_item(name="cli")\n');
     expect((await cli('approve', question.id)).stdout).toBe(`Allowed ${question.id}.\n`);
     expect(text(await pending)).toMatch(/^deleted cli \(\d+\)$/);
     const again = await cli('deny', question.id).catch((err: { code: number; stderr: string }) => err);
@@ -208,7 +209,7 @@ describe.skipIf(!sandbox.available)('approvals for tool calls from code', () => 
       expect(text(await call('elicited'))).toBe(`deleted elicited (${before + 1})`);
       expect(text(await call('declined'))).toMatch(/^denied: effects\/delete_item was denied \(client\)$/);
       expect(effects().deletes).toBe(before + 1);
-      expect(messages[0]).toBe('Code in run_python wants to call effects/delete_item with {"name":"elicited"}, from line 3: r = await mcp_effects.delete_item(name="elicited"). Allow it?');
+      expect(messages[0]).toBe('Code in run_python wants to call effects/delete_item with {"name":"elicited"}, from line 3 (as reported by the sandbox): r = await mcp_effects.delete_item(name="elicited"). Allow it?');
       expect(t.app.core.approvals.broker.list()).toEqual([]);
     } finally {
       await asking.close();

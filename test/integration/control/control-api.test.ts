@@ -83,6 +83,16 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect(detail!.artifacts).toEqual([meta]);
     const missing = await api.call('executions.artifact', { runId: handle.id, name: 'figure-2.png' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'invalid_request', message: expect.stringMatching(/No artifact 'figure-2.png' of execution/) } });
+    // History finds words by their beginning, over the API as in the panel: `matplot` finds this run, the
+    // hit is the whole word; quotes mean exactly that word or phrase; FTS syntax is plain text.
+    const found = await api.value('executions.list', { search: 'matplot' });
+    expect(found.items.map((i) => i.id)).toContain(handle.id);
+    expect(found.items.find((i) => i.id === handle.id)!.snippet!.filter((p) => p.hit).map((p) => p.text)).toContain('matplotlib');
+    expect((await api.value('executions.list', { search: '"matplot"' })).items.map((i) => i.id)).not.toContain(handle.id);
+    expect((await api.value('executions.list', { search: '"matplotlib.pyplot as plt"' })).items.map((i) => i.id)).toContain(handle.id);
+    for (const hostile of ['"', '"matplotlib.pyp', 'NEAR(', 'a OR', '*', 'title:Sales', "')"]) {
+      expect(await api.call('executions.list', { search: hostile }), hostile).toMatchObject({ ok: true });
+    }
     const bad = await api.call('executions.artifact', { runId: '', name: 'x' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_request', fields: { runId: expect.any(String) } } });
   });

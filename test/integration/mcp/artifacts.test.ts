@@ -19,6 +19,15 @@ type Block = CallToolResult['content'][number];
 type Image = Extract<Block, { type: 'image' }>;
 type Link = Extract<Block, { type: 'resource_link' }>;
 
+async function readText(client: Client, uri: string): Promise<{ mimeType: string | undefined; text: string }> {
+  const { contents } = await client.readResource({ uri });
+  expect(contents).toHaveLength(1);
+  const [c] = contents;
+  expect(c!.uri).toBe(uri);
+  expect(c).not.toHaveProperty('blob');
+  return { mimeType: c!.mimeType, text: (c as { text: string }).text };
+}
+
 const call = (client: Client, code: string) => client.callTool({ name: 'run_python', arguments: { code, timeout: 60 } }) as Promise<CallToolResult>;
 const images = (r: CallToolResult) => r.content.filter((c): c is Image => c.type === 'image');
 const links = (r: CallToolResult) => r.content.filter((c): c is Link => c.type === 'resource_link');
@@ -120,25 +129,31 @@ describe.skipIf(!sandbox.available)('figures and files over MCP', () => {
       expect(lines[11]).toMatch(/^figure 12: 'F12', \d+×\d+ \(linked as figure-12\.png\)$/);
     });
 
-    it('a file written to /workspace/out is a resource_link whose resources/read has its exact bytes', async () => {
+    it('files written to /workspace/out are resource_links; resources/read answers text files as text, binary ones as a blob, with their exact bytes', async () => {
       const r = await call(client(), `
 import os
 os.makedirs('/workspace/out', exist_ok=True)
 with open('/workspace/out/report.csv', 'w') as f:
     f.write('region,sales\\nnorth,3\\nsouth,5\\n')
+with open('/workspace/out/notes.md', 'w', encoding='utf-8') as f:
+    f.write('# Notes\\n\\n- café ✓\\n')
+with open('/workspace/out/data.bin', 'wb') as f:
+    f.write(bytes(range(256)))
 print('written')
 `);
       expect(r.isError).toBe(false);
       expect(images(r)).toHaveLength(0);
-      const [link] = links(r);
-      expect(link).toMatchObject({ type: 'resource_link', name: 'out/report.csv', mimeType: 'text/csv', size: 29 });
-      const read = await readBlob(client(), link!.uri);
-      expect(read.mimeType).toBe('text/csv');
-      expect(read.bytes.toString('utf8')).toBe('region,sales\nnorth,3\nsouth,5\n');
+      const byName = new Map(links(r).map((l) => [l.name, l]));
+      expect(byName.get('out/report.csv')).toMatchObject({ type: 'resource_link', mimeType: 'text/csv', size: 29 });
+      expect(await readText(client(), byName.get('out/report.csv')!.uri)).toEqual({ mimeType: 'text/csv', text: 'region,sales\nnorth,3\nsouth,5\n' });
+      expect(await readText(client(), byName.get('out/notes.md')!.uri)).toEqual({ mimeType: 'text/markdown', text: '# Notes\n\n- café ✓\n' });
+      const binary = await readBlob(client(), byName.get('out/data.bin')!.uri);
+      expect(binary.mimeType).toBe('application/octet-stream');
+      expect(binary.bytes.equals(Buffer.from(Array.from({ length: 256 }, (_, i) => i)))).toBe(true);
       expect(r).not.toHaveProperty('structuredContent');
     });
 
-    it('keeps a response with eight large images under 1,000,000 bytes: the largest become links', async () => {
+    it('keeps a response with eight large images under 1,040,000 bytes: the largest become links', async () => {
       // Eight 300×300 noise images, about 270 KB of PNG each (2.2 MB together): under the 350 KB cap, far
       // over the response bound together.
       const r = await call(client(), `
@@ -160,13 +175,12 @@ for i in range(8):
       expect(r).not.toHaveProperty('structuredContent');
     });
 
-    it('keeps a plain result with 900 KB of output under 1,000,000 bytes too, saying where it was cut', async () => {
+    it('keeps a plain result with 900 KB of output under the bound with its text whole (the structured copy of the output goes)', async () => {
       const r = await call(client(), "print('line of output ' * 60000)");
       expect(r.isError).toBe(false);
       expect(Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 99, result: r }))).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
-      expect(texts(r)[0]).toMatch(/^line of output line of output/);
-      expect(texts(r)[0]).toMatch(/output cut here: a response may not pass 1,000,000 bytes/);
-      expect(r.structuredContent).toBeDefined();
+      expect(texts(r)[0]).toBe('line of output '.repeat(60000));
+      expect(r.structuredContent).toMatchObject({ outputInText: true, exitReason: 'success' });
     });
 
     it('print(1) is exactly the plain result it always was', async () => {
@@ -185,7 +199,7 @@ for i in range(8):
       const unknownRun = client().readResource({ uri: artifactUri('no-such-run', 'figure-1.png') });
       await expect(unknownRun).rejects.toBeInstanceOf(McpError);
       await expect(unknownRun).rejects.toThrow(/Unknown artifact: sandbar:\/\/runs\/no-such-run\/artifacts\/figure-1\.png/);
-      // A figure and an out/ file: the file's link names the run.
+      // A figure and an out/ file: the file's link names the run (the file is text, the figure a blob).
       const r = await call(client(), `import os\nos.makedirs('/workspace/out', exist_ok=True)\nopen('/workspace/out/id.txt', 'w').write('x')\n${SALES}`);
       const runId = parseArtifactUri(links(r)[0]!.uri)!.runId;
       expect((await readBlob(client(), artifactUri(runId, 'figure-1.png'))).bytes.toString('base64')).toBe(images(r)[0]!.data);

@@ -4,6 +4,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { decode } from '@toon-format/toon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITIES_URI } from '../../../electron/mcp/capabilities-resource.js';
+import { RUN_VIEW_URI } from '../../../shared/run-view.js';
 import { HELPER_SUMMARY } from '../../../electron/mcp/run-python-tool.js';
 import { packageInfo } from '../../../electron/package-info.js';
 import type { Engine } from '../../../electron/sandbox/engine.js';
@@ -45,10 +46,7 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
       expect(tools).toHaveLength(1);
       const tool = tools[0]!;
       expect(tool.name).toBe('run_python');
-      expect(tool.description).toBe(
-        "Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution. " +
-          "Figures come back. session='new' keeps state.",
-      );
+      expect(tool.description).toBe("Execute Python code inside a rootless container sandbox. Use the optional 'servers' array to load MCP servers for this execution.");
       expect(tool.inputSchema).toEqual({
         type: 'object',
         properties: {
@@ -57,8 +55,8 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
             description: `Python source code to execute. Call runtime.capability_summary() inside the sandbox for this digest. ${HELPER_SUMMARY}`,
           },
           servers: { type: 'array', items: { type: 'string' }, description: 'Optional list of MCP servers to make available as mcp_<name> proxies' },
-          packages: { type: 'array' },
-          session: {},
+          packages: { description: 'pip requirements pinned with ==' },
+          session: { description: "'new' opens; its id continues" },
           timeout: { type: 'integer', minimum: 1, maximum: 120, default: 30, description: 'Execution timeout in seconds' },
         },
         required: ['code'],
@@ -67,9 +65,9 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
       expect(JSON.stringify(tool.inputSchema)).not.toContain('save_tool');
     });
 
-    it('lists and reads the capabilities resource; an unknown URI is -32602', async () => {
+    it('lists and reads the capabilities resource (beside the run view); an unknown URI is -32602', async () => {
       const { resources } = await client().listResources();
-      expect(resources).toHaveLength(1);
+      expect(resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI, RUN_VIEW_URI]);
       expect(resources[0]).toMatchObject({ uri: CAPABILITIES_URI, name: 'code-execution-capabilities', mimeType: 'text/markdown' });
       const read = await client().readResource({ uri: CAPABILITIES_URI });
       const content = read.contents[0] as { mimeType: string; text: string };

@@ -132,27 +132,6 @@ export function inspectorJson(result: RunResult): unknown {
   return JSON.parse(result.stdout);
 }
 
-/**
- * A `NODE_OPTIONS` value that preloads a fetch wrapper adding `Authorization: Bearer $SANDBAR_TEST_BEARER`
- * to requests for 127.0.0.1 (and refusing any other host). The inspector 0.15 CLI has no way to send a
- * header with `--transport http`; this is the smallest change that lets its own Streamable HTTP client
- * reach an endpoint that needs one. Nothing else about the client changes.
- */
-export function bearerPreload(existing = process.env.NODE_OPTIONS): string {
-  const source = `
-    const token = process.env.SANDBAR_TEST_BEARER;
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = (input, init = {}) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.hostname !== '127.0.0.1') return Promise.reject(new Error('test preload: refusing a request to ' + url.origin));
-      const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
-      headers.set('authorization', 'Bearer ' + token);
-      return realFetch(input, { ...init, headers });
-    };`;
-  const flag = `--import=data:text/javascript,${encodeURIComponent(source)}`;
-  return existing ? `${existing} ${flag}` : flag;
-}
-
 export interface ServeProcess {
   url: string;
   tokenFile: string;

@@ -12,7 +12,6 @@ import {
   REPO_ROOT,
   SANDBAR_BIN,
   baseEnv,
-  bearerPreload,
   inspector,
   inspectorJson,
   killAllChildren,
@@ -26,6 +25,7 @@ import {
 
 const CALL_TIMEOUT = 60_000;
 const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
+const RUN_VIEW_URI = 'ui://sandbar/run.html';
 const ANSWER = { content: [{ type: 'text', text: '42' }], structuredContent: { stdout: ['42'], exitReason: 'success' }, isError: false };
 const EXIT_3 = { content: [{ type: 'text', text: 'status: error\nSandbox error: Sandbox exited with code 3' }], isError: true };
 const UNAUTHORIZED = 'Unauthorized: send \\"Authorization: Bearer <client token>\\"';
@@ -99,10 +99,10 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       expect(read.contents).toEqual([{ uri: figureUri, mimeType: 'image/png', blob: image.data }]);
     });
 
-    it('resources/list shows exactly the capabilities resource', async () => {
+    it('resources/list shows exactly the capabilities resource and the run view', async () => {
       const result = await inspector([...launch(), '--method', 'resources/list'], baseEnv());
       const list = ListResourcesResultSchema.parse(inspectorJson(result));
-      expect(list.resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI]);
+      expect(list.resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI, RUN_VIEW_URI]);
     });
   });
 
@@ -122,23 +122,26 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       expect(code, `sandbar serve stderr:\n${serve.stderr()}`).toBe(0);
     });
 
-    it('is refused by the server when it sends no token (the 0.15 CLI has no --header option)', async () => {
-      const result = await inspector([serve!.url, '--transport', 'http', '--method', 'tools/list'], baseEnv());
-      expect(result.timedOut).toBe(false);
-      expect(result.code).toBe(1);
-      expect(result.stdout).not.toContain('run_python');
-      expect(result.stderr).toContain(UNAUTHORIZED);
+    it('is refused by the server when it sends no token, or a wrong one', async () => {
+      const bare = await inspector([serve!.url, '--transport', 'http', '--method', 'tools/list'], baseEnv());
+      expect(bare.timedOut).toBe(false);
+      expect(bare.code).toBe(1);
+      expect(bare.stdout).not.toContain('run_python');
+      expect(bare.stderr).toContain(UNAUTHORIZED);
+      const wrong = await inspector([serve!.url, '--transport', 'http', '--header', `Authorization: Bearer ${'f'.repeat(64)}`, '--method', 'tools/list'], baseEnv());
+      expect(wrong.code).toBe(1);
+      expect(wrong.stdout).not.toContain('run_python');
+      expect(wrong.stderr).toContain(UNAUTHORIZED);
     });
 
-    it('lists and calls run_python with --transport http once the bearer header is added (and not with a wrong one)', async () => {
-      const withToken = (bearer: string) => baseEnv({ NODE_OPTIONS: bearerPreload(), SANDBAR_TEST_BEARER: bearer });
-      const http = [serve!.url, '--transport', 'http'];
+    it('lists and calls run_python with --transport http and the bearer header (--header)', async () => {
+      const http = [serve!.url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
 
-      const list = ListToolsResultSchema.parse(inspectorJson(await inspector([...http, '--method', 'tools/list'], withToken(token))));
+      const list = ListToolsResultSchema.parse(inspectorJson(await inspector([...http, '--method', 'tools/list'], baseEnv())));
       expect(runPython(list).inputSchema.required).toEqual(['code']);
 
       const call = CallToolResultSchema.parse(
-        inspectorJson(await inspector([...http, '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', 'code=print(6*7)'], withToken(token))),
+        inspectorJson(await inspector([...http, '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', 'code=print(6*7)'], baseEnv())),
       );
       expect(call).toMatchObject(ANSWER);
 
@@ -146,34 +149,33 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
         inspectorJson(
           await inspector(
             [...http, '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', "code=import matplotlib.pyplot as plt; plt.plot([1,2]); plt.title('Sales'); plt.show()"],
-            withToken(token),
+            baseEnv(),
           ),
         ),
       );
       expect(plot.content.map((c) => c.type)).toEqual(['text', 'text', 'image']);
       expect(plot.content[2]).toMatchObject({ type: 'image', mimeType: 'image/png' });
       expect(plot.structuredContent).toBeUndefined();
-
-      // The same client and preload with a wrong token: the server, not the preload, decides.
-      const wrong = await inspector([...http, '--method', 'tools/list'], withToken('f'.repeat(64)));
-      expect(wrong.code).toBe(1);
-      expect(wrong.stdout).not.toContain('run_python');
-      expect(wrong.stderr).toContain(UNAUTHORIZED);
     });
 
     it('lists and calls run_python through mcp-remote launched from an inspector --config file', async () => {
-      // How desktop clients are configured: a stdio command (mcp-remote) with the header in its args.
+      // How desktop clients are configured: a stdio command (mcp-remote) with the header. The 1.x
+      // Inspector hands a config's args to its own CLI parser, which takes `--header` for itself, so the
+      // mcp-remote command line sits in a script the config launches; the token still only in env.
       const config = path.join(scratch, 'inspector-config.json');
       const bridgeHome = path.join(scratch, 'inspector-bridge');
       mkdirSync(bridgeHome);
       const env = mcpRemoteEnv(bridgeHome, token);
+      const script = path.join(scratch, 'mcp-remote.sh');
+      const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+      writeFileSync(script, `exec ${[process.execPath, ...mcpRemoteArgs(serve!.url)].map(quote).join(' ')}\n`);
       writeFileSync(
         config,
         JSON.stringify({
           mcpServers: {
             sandbar: {
-              command: process.execPath,
-              args: mcpRemoteArgs(serve!.url),
+              command: '/bin/sh',
+              args: [script],
               env: { SANDBAR_TEST_TOKEN: token, MCP_REMOTE_CONFIG_DIR: env.MCP_REMOTE_CONFIG_DIR },
             },
           },

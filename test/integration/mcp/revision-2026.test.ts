@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPABILITIES_TEXT, CAPABILITIES_URI } from '../../../electron/mcp/capabilities-resource.js';
+import { RUN_VIEW_URI } from '../../../shared/run-view.js';
 import { callerCredential } from '../../../electron/mcp/caller.js';
 import { HttpEndpoint } from '../../../electron/mcp/http-endpoint.js';
 import { sandbox } from '../helpers.js';
@@ -115,7 +116,7 @@ describe.skipIf(!sandbox.available)('MCP 2026-07-28 beside 2025-11-25 (real CLI)
     expect(result.isError).toBe(false);
     expect(text(result)).toBe('42\n3');
     expect(progress.some((m) => m.startsWith('running'))).toBe(true);
-    expect((await modern.listResources()).resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI]);
+    expect((await modern.listResources()).resources.map((r) => r.uri)).toEqual([CAPABILITIES_URI, RUN_VIEW_URI]);
     const read = await modern.readResource({ uri: CAPABILITIES_URI });
     expect(read.contents).toEqual([{ uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT }]);
     await expect(modern.readResource({ uri: 'resource://nothing/here' })).rejects.toThrow(/Unknown resource: resource:\/\/nothing\/here/);

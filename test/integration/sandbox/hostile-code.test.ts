@@ -217,7 +217,7 @@ except OSError as e:
     });
   }
 
-  it('caps 100 MB of output, stops the run, and keeps host memory bounded', async () => {
+  it('caps 100 MB of output: the sandbox sends the first 1 MiB, stops the run past 16 MiB, and host memory stays bounded', async () => {
     const before = process.memoryUsage().rss;
     const r = await run('import sys\nchunk = "y" * 1023 + "\\n"\nfor _ in range(100 * 1024):\n    sys.stdout.write(chunk)\n');
     const grown = process.memoryUsage().rss - before;
@@ -226,7 +226,8 @@ except OSError as e:
     const cap = r.limits.outputCapBytes;
     expect(Buffer.byteLength(r.stdout)).toBeGreaterThanOrEqual(cap);
     expect(Buffer.byteLength(r.stdout)).toBeLessThan(cap + 200);
-    expect(r.stdout).toContain('[sandbar: stdout truncated at 1 MiB; the run was stopped]');
+    expect(r.stdout).toMatch(/\n\[sandbar: stdout cut at 1 MiB \(outputCapBytes\); the code printed at least 16(\.\d)? MiB \([\d,]+ bytes\)\]\n$/);
+    expect(r.message).toBe('Output limit reached: stdout went on past 16 MiB (16 × the 1 MiB cap), so the run was stopped; its first 1 MiB is kept');
     expect(grown).toBeLessThan(64 * 1024 * 1024);
     await expectNextRunWorks();
   });
@@ -332,8 +333,8 @@ print(json.dumps({'tmp': os.listdir('/tmp'), 'workspace': os.listdir('/workspace
     const seen = json(b) as { tmp: string[]; workspace: string[]; pids: number[] };
     expect(seen.tmp).not.toContain('run-a-secret');
     expect(seen.workspace).not.toContain('run-a-secret');
-    // Its own PID namespace: the init and the agent, nothing of run A's.
-    expect(seen.pids).toHaveLength(2);
+    // Its own PID namespace: the init, the agent's relay and the agent, nothing of run A's.
+    expect(seen.pids).toHaveLength(3);
     expect(seen.pids[0]).toBe(1);
     expect((await a.result).exitReason).toBe('success');
     await expectNextRunWorks();

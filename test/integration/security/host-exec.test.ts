@@ -92,14 +92,16 @@ describe.skipIf(!sandbox.available)('least privilege: nothing over HTTP changes 
     }
   });
 
-  it('`sandbar history` prints recorded escape sequences as harmless text', async () => {
+  it('`sandbar history` prints recorded code without its escape sequences', async () => {
     const client = await s.mcp();
     const code = '# \u001b]0;pwned\u0007\u001b[2J\u009b31m\nprint("\\u001b[31mred")';
     await client.callTool({ name: 'run_python', arguments: { code } });
     const env = baseEnv({ SANDBAR_HOME: s.home });
     const table = spawnSync(process.execPath, [SANDBAR_BIN, 'history', '--limit', '5'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
     expect(table.status, table.stderr).toBe(0);
-    expect(table.stdout).toContain(']0;pwned');
+    // Sequences go whole (the OSC title with its text), not just their ESC bytes.
+    expect(table.stdout).toContain('# print("\\u001b[31mred")');
+    expect(table.stdout).not.toContain('pwned');
     // eslint-disable-next-line no-control-regex
     expect(table.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     const json = spawnSync(process.execPath, [SANDBAR_BIN, 'history', '--limit', '5', '--json'], { cwd: REPO_ROOT, env, encoding: 'utf8' });

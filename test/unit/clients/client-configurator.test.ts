@@ -35,7 +35,7 @@ const CASES: Case[] = [
     container: 'mcpServers',
     jsonc: false,
     transport: 'stdio',
-    entry: { command: STDIO.command, args: ['stdio'] },
+    entry: { command: STDIO.command, args: ['stdio'], env: STDIO.env },
     indent: '    ',
     corrupt: strictCorrupt,
     errorAt: 'line 4, column 3',
@@ -254,5 +254,53 @@ describe.each(CASES)('$id', (c) => {
     } else {
       expect((await find({ targets: targets({ token: 'another-token-0123456789' }) })).configured).toBe('yes');
     }
+  });
+});
+
+describe('the stdio entry reaches this instance', () => {
+  const relative = '.config/Claude/claude_desktop_config.json';
+
+  it('runs an absolute command with SANDBAR_HOME in its env, and the preview says so in the diff and in words', async () => {
+    const home = tempHome();
+    const preview = await configurator(home).preview('claude-desktop', 'add');
+    const added = addedLines(preview.diff).join('\n');
+    expect(added).toContain(`"command": "${STDIO.command}"`);
+    expect(added).toContain(`"SANDBAR_HOME": "${STDIO.env.SANDBAR_HOME}"`);
+    expect(preview.summary).toBe(
+      `Claude Desktop will start ${STDIO.command} stdio with SANDBAR_HOME=${STDIO.env.SANDBAR_HOME}, so it joins this Sandbar (the same engine, history and servers) instead of starting one of its own.`,
+    );
+    await configurator(home).apply('claude-desktop', 'add');
+    const entry = (parseAs(readFileSync(path.join(home, relative), 'utf8'), false).mcpServers as Record<string, unknown>).sandbar;
+    expect(entry).toEqual({ command: STDIO.command, args: ['stdio'], env: { SANDBAR_HOME: STDIO.env.SANDBAR_HOME } });
+    expect(JSON.stringify(entry)).not.toContain('npx');
+  });
+
+  it('calls an entry without SANDBAR_HOME (or with another home) stale, and Add puts the home in', async () => {
+    const home = tempHome();
+    const file = put(home, relative, JSON.stringify({ mcpServers: { sandbar: { command: STDIO.command, args: ['stdio'] } } }, null, 2));
+    const status = async () => (await configurator(home).detect()).find((s) => s.id === 'claude-desktop')!.configured;
+    expect(await status()).toBe('stale');
+    const update = await configurator(home).apply('claude-desktop', 'add');
+    expect(addedLines(update.diff).join('\n')).toContain('SANDBAR_HOME');
+    expect(await status()).toBe('yes');
+    const other = configurator(home, { targets: { ...targets(), stdio: () => ({ ...STDIO, env: { SANDBAR_HOME: '/elsewhere' } }) } });
+    expect((await other.detect()).find((s) => s.id === 'claude-desktop')!.configured).toBe('stale');
+    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers.sandbar.env).toEqual(STDIO.env);
+  });
+
+  it('refuses to write a command that does not exist here, saying what to do, and writes nothing', async () => {
+    const home = tempHome();
+    const missing = configurator(home, { exists: (f) => f !== STDIO.command });
+    for (const call of [() => missing.preview('claude-desktop', 'add'), () => missing.apply('claude-desktop', 'add')]) {
+      const err = await rejection(call());
+      expect(err.code).toBe('invalid_request');
+      expect(err.message).toBe(`Claude Desktop would start ${STDIO.command}, which does not exist here. Build Sandbar first (npm run build), then add it again.`);
+    }
+    expect(existsSync(path.join(home, relative))).toBe(false);
+    // Removing needs nothing to exist; HTTP clients launch nothing.
+    expect((await missing.preview('claude-desktop', 'remove')).summary).toBe('Claude Desktop will no longer start Sandbar.');
+    expect((await missing.preview('cursor', 'add')).summary).toBe(`Cursor will connect to ${URL_NOW} with Sandbar's client token.`);
+    const relativeCommand = configurator(home, { targets: targets({ command: 'npx' }) });
+    expect((await rejection(relativeCommand.preview('claude-desktop', 'add'))).message).toMatch(/"npx", which is not an absolute path/);
   });
 });

@@ -12,7 +12,7 @@ const FIXTURES = fileURLToPath(new URL('../../fixtures/clients/', import.meta.ur
 
 export const TOKEN = 'sbk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0Zq7W';
 export const URL_NOW = 'http://127.0.0.1:7337/mcp';
-export const STDIO = { command: '/opt/Sandbar/resources/sandbar', args: ['stdio'] };
+export const STDIO = { command: '/opt/Sandbar/resources/sandbar', args: ['stdio'], env: { SANDBAR_HOME: '/home/me/.config/sandbar' } };
 export const NOW = new Date('2025-01-02T03:04:05.678Z');
 export const BACKUP_SUFFIX = '.sandbar-backup-2025-01-02T03-04-05-678Z';
 
@@ -35,12 +35,13 @@ export function put(home: string, relative: string, content: string | Buffer): s
 export function targets(overrides: { url?: string; token?: string; command?: string } = {}): ClientTargets {
   return {
     http: () => ({ url: overrides.url ?? URL_NOW, token: overrides.token ?? TOKEN }),
-    stdio: () => ({ command: overrides.command ?? STDIO.command, args: [...STDIO.args] }),
+    stdio: () => ({ command: overrides.command ?? STDIO.command, args: [...STDIO.args], env: { ...STDIO.env } }),
   };
 }
 
 export function configurator(home: string, overrides: Partial<ClientConfiguratorOptions> = {}): ClientConfigurator {
-  return new ClientConfigurator({ home, platform: 'linux', env: {}, targets: targets(), now: () => NOW, ...overrides });
+  // The fixed stdio command is not on this machine: every path counts as existing unless a test says not.
+  return new ClientConfigurator({ home, platform: 'linux', env: {}, targets: targets(), now: () => NOW, exists: () => true, ...overrides });
 }
 
 /** Parses strictly (JSON.parse) or as VS Code does, failing loudly on any error. */

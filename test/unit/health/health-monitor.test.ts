@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HealthMonitor, type QuickState } from '../../../electron/health/health-monitor.js';
 import type { Logger } from '../../../electron/logger.js';
-import type { HealthReport, RuntimeReport } from '../../../shared/health.js';
+import type { HealthCheck, HealthReport, RuntimeReport } from '../../../shared/health.js';
 
 const RUNTIME: RuntimeReport = {
   name: 'podman',
@@ -58,11 +58,11 @@ describe('HealthMonitor.probe', () => {
     expect(collect).toHaveBeenCalledWith(true);
     const r = report(true, true, 42);
     pending.resolve(r);
-    expect(await a).toBe(r);
-    expect(await b).toBe(r);
+    expect(await a).toEqual({ ...r, probedAt: null });
+    expect(await b).toBe(await a);
     expect(onChange).toHaveBeenCalledTimes(1);
-    expect(onChange).toHaveBeenCalledWith(r);
-    expect(monitor.latest).toBe(r);
+    expect(onChange).toHaveBeenCalledWith(await a);
+    expect(monitor.latest).toBe(await a);
   });
 
   it('runs a new collect once the previous one has finished, and tells onChange about each report', async () => {
@@ -76,6 +76,7 @@ describe('HealthMonitor.probe', () => {
     expect(second.checkedAt).toBe(2);
     expect(onChange.mock.calls.map((c) => c[0].checkedAt)).toEqual([1, 2]);
     expect(monitor.latest).toBe(second);
+    expect(monitor.latest).toMatchObject({ checkedAt: 2 });
   });
 
   it('a failed collect rejects every waiter, keeps the old report, and does not block the next probe', async () => {
@@ -226,5 +227,82 @@ describe('HealthMonitor start', () => {
     expect(onChange).toHaveBeenCalledTimes(2);
     monitor.dispose();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('HealthMonitor live rows', () => {
+  const row = (ready: number): HealthCheck => ({ id: 'pool', label: 'Warm pool and queue', status: 'ok', detail: `Pool ${ready} of 2 containers ready. 0 running, 0 queued` });
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  function live(initial: number) {
+    const state = { ready: initial };
+    const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger;
+    const collect = vi.fn(async () => ({ ...report(true, true, 100), checks: [{ id: 'runtime', label: 'Container runtime', status: 'ok' as const, detail: 'podman' }], probedAt: 100 }));
+    const onChange = vi.fn<(r: HealthReport) => void>();
+    let clock = 1000;
+    const monitor = new HealthMonitor({ collect, live: () => [row(state.ready)], quickState: async () => ({ runtime: true, image: true }), onChange, log, now: () => ++clock });
+    return { monitor, collect, onChange, state };
+  }
+
+  it('adds the live rows after the collected ones, as they are when the report is made', async () => {
+    const { monitor, state } = live(0);
+    const first = await monitor.probe();
+    expect(first.checks.map((c) => c.id)).toEqual(['runtime', 'pool']);
+    expect(first.checks[1]!.detail).toContain('0 of 2');
+    expect(first).toMatchObject({ checkedAt: 100, probedAt: 100 });
+    state.ready = 2;
+    // health.get: the numbers now, without a probe.
+    expect(monitor.latest!.checks[1]!.detail).toContain('2 of 2');
+  });
+
+  it('pushes a new report when a live row changes, without collecting or probing again', async () => {
+    const { monitor, collect, onChange, state } = live(0);
+    await monitor.probe();
+    state.ready = 1;
+    monitor.refresh();
+    monitor.refresh();
+    state.ready = 2;
+    monitor.refresh();
+    await tick();
+    expect(collect).toHaveBeenCalledTimes(1);
+    // One burst, one push, with the state at the end of it.
+    expect(onChange).toHaveBeenCalledTimes(2);
+    const pushed = onChange.mock.calls[1]![0];
+    expect(pushed.checks.find((c) => c.id === 'pool')!.detail).toContain('2 of 2');
+    // The probe did not run again: its time stays; the report's own time moved on.
+    expect(pushed.probedAt).toBe(100);
+    expect(pushed.checkedAt).toBeGreaterThan(1000);
+    expect(monitor.latest).toBe(pushed);
+  });
+
+  it('stays quiet when nothing it shows changed, and before the first report', async () => {
+    const { monitor, onChange } = live(2);
+    monitor.refresh();
+    await tick();
+    expect(onChange).not.toHaveBeenCalled();
+    expect(monitor.latest).toBeNull();
+    await monitor.probe();
+    monitor.refresh();
+    await tick();
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('a new probe keeps the live rows and its own time', async () => {
+    const { monitor, state } = live(0);
+    await monitor.probe();
+    state.ready = 2;
+    const again = await monitor.probe();
+    expect(again.checks.find((c) => c.id === 'pool')!.detail).toContain('2 of 2');
+    expect(again.probedAt).toBe(100);
+  });
+
+  it('dispose cancels a pending refresh', async () => {
+    const { monitor, onChange, state } = live(0);
+    await monitor.probe();
+    state.ready = 2;
+    monitor.refresh();
+    monitor.dispose();
+    await tick();
+    expect(onChange).toHaveBeenCalledTimes(1);
   });
 });

@@ -52,6 +52,8 @@ describe('buildHealthReport', () => {
     }
     expect(check(report, 'enforced.memory')?.detail).toBe('memory detail');
     expect(typeof report.checkedAt).toBe('number');
+    // The probe ran for this report: it says when.
+    expect(report.probedAt).toBe(report.checkedAt);
   });
 
   it('describes the runtime in the runtime check', () => {
@@ -136,6 +138,7 @@ describe('buildHealthReport', () => {
     const report = buildHealthReport({ seccomp: 'sandbar', runtime: podmanV2, image: IMAGE, probe: null });
     expect(report.ok).toBe(false);
     expect(check(report, 'probe')!.detail).toBe('The probe has not run.');
+    expect(report.probedAt).toBeNull();
   });
 
   it('an OCI runtime note becomes a warn check with a hint, without failing the report', () => {

@@ -89,24 +89,25 @@ describe('formatHistoryJson and durations', () => {
 
 describe('recorded text never drives the terminal', () => {
   const hostile = item({
-    codePreview: 'print("\u001b]0;pwned\u0007\u001b[2J")\u009b31m',
+    codePreview: 'print("\u001b]0;pwned\u0007\u001b[2J")\u009b31m # de\u200bl\u202eetes',
     client: { name: 'evil\u001b[31m', version: null },
     servers: ['s\u0007'],
     snippet: [{ text: 'x\u001b[1m', hit: false }],
   });
 
-  it('strips C0 and C1 control characters from every table cell and snippet', () => {
+  it('strips C0 and C1 control characters and whole escape sequences from every table cell and snippet', () => {
     const table = formatHistoryTable({ items: [hostile], nextCursor: null }, { formatTime: fixedTime });
     // eslint-disable-next-line no-control-regex
-    expect(table).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-    expect(table).toContain('print("]0;pwned[2J")31m');
-    expect(table).toContain('evil[31m');
+    expect(table).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f]/);
+    expect(table).toContain('print("")');
+    expect(table).toContain('evil ');
+    expect(table).toContain('deletes');
   });
 
   it('escapes DEL and C1 in JSON too, so the document is the same data and the terminal sees no CSI', () => {
     const text = formatHistoryJson({ items: [hostile], nextCursor: null });
     // eslint-disable-next-line no-control-regex
-    expect(text.slice(0, -1)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(text.slice(0, -1)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200b-\u200f]/);
     expect((JSON.parse(text) as HistoryPage).items[0]!.codePreview).toBe(hostile.codePreview);
   });
 

@@ -19,12 +19,33 @@ describe('cursor', () => {
 
 describe('toFtsQuery', () => {
   it.each([
-    ['pandas', '"pandas"'],
-    ['  read_csv   frame ', '"read_csv" "frame"'],
-    ['say "hi"', '"say" """hi"""'],
+    ['pandas', '"pandas"*'],
+    ['matplot', '"matplot"*'],
+    ['  read_csv   frame ', '"read_csv" "frame"*'],
     ['quetz*', '"quetz"*'],
-    ['NEAR( OR -x', '"NEAR(" "OR" "-x"'],
+    ['quetz***', '"quetz"*'],
+    ['NEAR( OR -x', '"NEAR("* "OR" "-x"'],
+    ['col:value', '"col:value"*'],
     ['é', '"é"'],
+    // Up to three letters match whole words (a short prefix matches much of the index); `*` still asks.
+    ['np pd sql', '"np" "pd" "sql"'],
+    ['pand', '"pand"*'],
+    ['k*', '"k"*'],
+    ['pd.read', '"pd.read"*'],
+    ['pd.re', '"pd.re"'],
+    ['数据库', '"数据库"'],
+    ['数据库表', '"数据库表"*'],
+    // Quotes: an exact phrase; an open one runs to the end with its last word a prefix.
+    ['"say hi"', '"say hi"'],
+    ['"matplotlib" plot', '"matplotlib" "plot"*'],
+    ['say "hi', '"say" "hi"'],
+    ['said "hello', '"said"* "hello"*'],
+    ['"pandas read', '"pandas read"*'],
+    ['"pandas rea', '"pandas rea"'],
+    // A quote inside a term is text (how code is written).
+    ['print("hello', '"print(""hello"*'],
+    ['a"b"cd', '"a""b""cd"'],
+    ['x"print', '"x""print"*'],
   ])('%j → %s', (input, expected) => {
     expect(toFtsQuery(input)).toBe(expected);
   });
@@ -32,6 +53,8 @@ describe('toFtsQuery', () => {
   it('drops terms with nothing to match, returning null when none is left', () => {
     expect(toFtsQuery('* ( " ')).toBeNull();
     expect(toFtsQuery('')).toBeNull();
+    expect(toFtsQuery('""')).toBeNull();
+    expect(toFtsQuery('"   " ***')).toBeNull();
     expect(toFtsQuery('( x')).toBe('"x"');
   });
 });

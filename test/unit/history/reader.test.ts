@@ -100,17 +100,48 @@ describe('full-text search', () => {
     expect(snippetText(page.items[0]!.snippet!)).toContain('[zanzibar]');
   });
 
-  it('matches every term, phrases across punctuation, prefixes with *, and never fails on FTS syntax', () => {
+  it('matches every term, phrases across punctuation, words by their beginning, and never fails on FTS syntax', () => {
     expect(store.list({ search: 'pandas read_csv' }).items.map((i) => i.id)).toEqual([ids[7]]);
     expect(store.list({ search: 'pandas quetzalcoatl' }).items).toEqual([]);
     expect(store.list({ search: 'pd.read_csv' }).items).toHaveLength(1);
     expect(store.list({ search: 'quetz*' }).items.map((i) => i.id)).toEqual([ids[19]]);
-    expect(store.list({ search: 'quetz' }).items).toEqual([]);
-    for (const nasty of ['"', 'a OR', 'NEAR(', '(((', '*', '-x', 'col:val', "'; DROP TABLE executions; --"]) {
+    expect(store.list({ search: 'quetz' }).items.map((i) => i.id)).toEqual([ids[19]]);
+    expect(store.list({ search: 'pd.read' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    expect(store.list({ search: 'zanz pand' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    // Up to three letters are whole words: `pd` is one here, `pan` is not; `*` asks for the prefix anyway.
+    expect(store.list({ search: 'pd' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    expect(store.list({ search: 'pan' }).items).toEqual([]);
+    expect(store.list({ search: 'pan*' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    expect(store.list({ search: 'pand' }).items.map((i) => i.id)).toEqual([ids[7]]);
+    for (const nasty of ['"', 'a OR', 'NEAR(', '(((', '*', '-x', 'col:val', "'; DROP TABLE executions; --", '"unbalanced', 'x"y', '""""', '^', 'a AND NOT b', '{code}: x']) {
       expect(() => store.list({ search: nasty })).not.toThrow();
     }
     // Nothing searchable left: the plain listing.
     expect(store.list({ search: ' ** ' }).items).toHaveLength(30);
+  });
+
+  it('answers every string made of FTS syntax, quotes and words (a seeded fuzz) with a page, never an error', () => {
+    const alphabet = ['"', '""', '*', '(', ')', '-', '+', ':', '^', '{', '}', ',', '.', ' ', '  ', '\t', 'NEAR', 'OR', 'AND', 'NOT', 'quetz', 'pand', 'é', '中文', '0', "'", '\\', '_'];
+    let seed = 25;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 500; n++) {
+      const search = Array.from({ length: 1 + Math.floor(next() * 10) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      expect(() => store.list({ search }), search).not.toThrow();
+    }
+  });
+
+  it('highlights the whole word a prefix found', () => {
+    const snippet = store.list({ search: 'quetz' }).items[0]!.snippet!;
+    expect(snippet.filter((p) => p.hit).map((p) => p.text)).toEqual(['quetzalcoatl']);
+  });
+
+  it('takes quoted text as an exact phrase: no prefixes inside quotes', () => {
+    expect(store.list({ search: '"quetzalcoatl"' }).items.map((i) => i.id)).toEqual([ids[19]]);
+    expect(store.list({ search: '"quetz"' }).items).toEqual([]);
+    expect(store.list({ search: '"answer is quetzalcoatl"' }).items.map((i) => i.id)).toEqual([ids[19]]);
+    expect(store.list({ search: '"is answer"' }).items).toEqual([]);
+    // Still typing the phrase: its last word is a prefix until the quote is closed.
+    expect(store.list({ search: '"answer is quetz' }).items.map((i) => i.id)).toEqual([ids[19]]);
   });
 
   it('combines with filters and pages newest recorded first (run 11, recorded after run 10, comes before it)', () => {
@@ -128,8 +159,8 @@ describe('detail and counts', () => {
 
   it('counts by status with zeros filled, optionally since a time', () => {
     const counts = store.countByStatus();
-    expect(counts).toMatchObject({ error: 10, success: 20, queued: 0, running: 0, interrupted: 0, timeout: 0 });
-    expect(Object.keys(counts)).toHaveLength(10);
+    expect(counts).toMatchObject({ error: 10, success: 20, queued: 0, running: 0, interrupted: 0, timeout: 0, protocol_abuse: 0 });
+    expect(Object.keys(counts)).toHaveLength(11);
     expect(store.countByStatus(T0 + 27_000)).toMatchObject({ error: 1, success: 2 });
   });
 });

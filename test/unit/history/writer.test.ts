@@ -170,6 +170,7 @@ describe('never throws into the event stream', () => {
     } as unknown as ContainerRuntime;
     const engine = new Engine(new CliBackend(runtime, newOwner()), { ...DEFAULT_ENGINE_CONFIG, concurrency: 0, poolSize: 0 });
     engine.subscribe((e) => store.record(e));
+    await engine.start();
     const queued = engine.submit({ code: 'print("queued")', client: { name: 'panel', transport: 'panel' } });
     engine.cancel(queued.id);
     await queued.result;

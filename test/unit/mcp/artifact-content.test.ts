@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { artifactLine, responseBytes, withArtifacts } from '../../../electron/mcp/artifact-content.js';
 import { STRUCTURED_META_KEY } from '../../../electron/mcp/result-format.js';
-import { cutOutput, OUTPUT_CUT_MARKER, runToolResult, toolResult } from '../../../electron/mcp/tool-result.js';
+import { cutOutput, runToolResult, toolResult } from '../../../electron/mcp/tool-result.js';
 import { payloadFromResult } from '../../../electron/mcp/result-format.js';
 import { artifactUri, MAX_RESPONSE_BYTES, parseArtifactUri, type Artifact, type ArtifactSource } from '../../../shared/artifacts.js';
 import type { ExecutionResult } from '../../../shared/execution.js';
@@ -157,7 +157,7 @@ describe('a result with figures', () => {
 });
 
 describe('the response size bound', () => {
-  it('keeps a result with eight large figures under 1,000,000 bytes by turning the largest into links', () => {
+  it('keeps a result with eight large figures under 1,040,000 bytes by turning the largest into links', () => {
     // 8 × 300 KB of PNG is 3.2 MB of base64: far over the bound.
     const sizes = [300_000, 120_000, 310_000, 90_000, 305_000, 100_000, 200_000, 50_000];
     const figures = sizes.map((size, i) => png(i + 1, {}, size));
@@ -187,25 +187,45 @@ describe('the response size bound', () => {
     expect(blocks(r, 'image')).toHaveLength(0);
     expect(blocks(r, 'resource_link')).toHaveLength(1);
     const text = (r.content[0] as { text: string }).text;
-    expect(text.startsWith('x'.repeat(1000))).toBe(true);
-    expect(text.endsWith(OUTPUT_CUT_MARKER.trim())).toBe(true);
+    expect(text.startsWith('x'.repeat(700_000))).toBe(true);
+    expect(text).toMatch(/\n\[sandbar: stdout cut here after [^\]]+ a result may not pass 1,040,000 bytes\. The code printed 1\.2 MiB \(1,300,002 bytes\); [^\]]+\]$/);
     // Cut no more than needed: most of the megabyte is still there.
     expect(responseBytes(r)).toBeGreaterThan(MAX_RESPONSE_BYTES - 20_000);
-    expect(r._meta?.[STRUCTURED_META_KEY]).toBeUndefined();
+    // The structured copy for `sandbar run` stays, without the output (the text has it).
+    expect(r._meta?.[STRUCTURED_META_KEY]).toMatchObject({ outputInText: true, exitReason: 'success' });
+    expect(r._meta?.[STRUCTURED_META_KEY]).not.toHaveProperty('stdout');
     // The line about the figure survives whole.
     expect(r.content[1]).toEqual({ type: 'text', text: 'figure 1: 1200×800 (linked as figure-1.png)' });
   });
 
-  it('bounds a plain result with huge output too (text and structuredContent both cut, the shape kept), in both modes', () => {
+  it('keeps 900 KB of output whole in the text, dropping only its structured copy, in both modes', () => {
     for (const mode of ['compact', 'toon'] as const) {
-      const stdout = 'line of output\n'.repeat(60_000); // 900 KB, twice in the response
+      const stdout = 'line of output\n'.repeat(60_000); // 900 KB, twice in the response if both kept it
       const r = runToolResult(result({ stdout, stderr: 'warning\n' }), [], mode);
       expect(responseBytes(r)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
       expect(r.content).toHaveLength(1);
-      expect(r.structuredContent).toBeDefined();
-      expect(JSON.stringify(r.structuredContent)).toContain('output cut here');
-      expect((r.content[0] as { text: string }).text).toContain('warning');
+      const text = (r.content[0] as { text: string }).text;
+      if (mode === 'compact') expect(text).toBe(`${stdout}stderr:\nwarning`);
+      else expect(text).toContain(`stdout[60000]:`);
+      expect(text).not.toContain('[sandbar:');
+      expect(r.structuredContent).toMatchObject({ outputInText: true, exitReason: 'success' });
+      expect(r.structuredContent).not.toHaveProperty('stdout');
+      expect(r.structuredContent).not.toHaveProperty('stderr');
     }
+  });
+
+  it('cuts 10 MB printed (1 MiB kept at the cap) to an unbroken head of the text, saying where, why and how much was printed', () => {
+    const cap = 1024 * 1024;
+    const kept = Array.from({ length: cap / 16 }, (_, i) => `${String(i).padStart(15, '0')}\n`).join('');
+    const capture = `${kept}[sandbar: stdout cut at 1 MiB (outputCapBytes); the code printed 9.5 MiB (10,000,000 bytes)]\n`;
+    const r = runToolResult(result({ stdout: capture, stdoutTruncated: true, stdoutPrinted: 10_000_000 }), [], 'compact');
+    expect(responseBytes(r)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+    const text = (r.content[0] as { text: string }).text;
+    // The head, then a line break of the cut's own (the head may end mid-line), then the note.
+    const [head, note] = [text.slice(0, text.lastIndexOf('\n[sandbar:')), text.slice(text.lastIndexOf('\n[sandbar:') + 1)];
+    expect(kept.startsWith(head)).toBe(true);
+    expect(head.length).toBeGreaterThan(800_000);
+    expect(note).toBe(`[sandbar: stdout cut here after ${(head.length / 1024).toFixed(1)} KiB (${head.length.toLocaleString('en-US')} bytes): a result may not pass 1,040,000 bytes. The code printed 9.5 MiB (10,000,000 bytes); the run's history keeps its first 1 MiB (outputCapBytes)]`);
   });
 
   it('leaves a plain result just under the bound exactly as it was', () => {
@@ -216,16 +236,18 @@ describe('the response size bound', () => {
   });
 
   it('cutOutput cuts the longer stream and stops when nothing is left to cut', () => {
-    const r = result({ stdout: 'a'.repeat(1000), stderr: 'b'.repeat(10) });
-    const cut = cutOutput(r, 100);
-    expect(cut.stdout.startsWith('a'.repeat(700))).toBe(true);
-    expect(cut.stdout.endsWith(OUTPUT_CUT_MARKER)).toBe(true);
+    const r = result({ stdout: 'a'.repeat(10_000), stderr: 'b'.repeat(10) });
+    const cut = cutOutput(r, 1000);
+    expect(cut.stdout.startsWith('a'.repeat(8000))).toBe(true);
+    expect(cut.stdout).toMatch(/\n\[sandbar: stdout cut here after .* The code printed 9\.8 KiB \(10,000 bytes\); the run's history keeps all of it\]\n$/);
     expect(cut.stdoutTruncated).toBe(true);
     expect(cut.stderr).toBe(r.stderr);
+    // A second cut still says how much was printed in all.
+    expect(cutOutput(cut, 1000).stdout).toContain('The code printed 9.8 KiB (10,000 bytes)');
     const empty = result({ stdout: '', stderr: '' });
     expect(cutOutput(empty, 100)).toBe(empty);
     const bare = cutOutput(result({ stdout: 'z', stderr: '' }), 10_000);
-    expect(bare.stdout).toBe(OUTPUT_CUT_MARKER);
+    expect(bare.stdout).toMatch(/^\[sandbar: stdout cut here after 0 B/);
     expect(cutOutput(bare, 10_000)).toBe(bare);
   });
 

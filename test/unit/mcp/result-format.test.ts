@@ -220,3 +220,32 @@ describe('compact results (REFERENCE §1.4 worked examples)', () => {
     expect(Object.keys(payloadFromResult(result({ stdout: 'a\n' })))).toEqual(['status', 'summary', 'exitCode', 'stdout', 'exitReason', 'durationMs']);
   });
 });
+
+describe('[fix] the agent gets what the code printed', () => {
+  it("keeps the first line's leading whitespace exactly (a pandas header keeps its alignment), and the last line's end", () => {
+    const table = '   a  b\n0  1  2\n1  3  4  \n';
+    expect(render(result({ stdout: table })).text).toBe('   a  b\n0  1  2\n1  3  4  ');
+    expect(render(result({ stdout: '\tindented\n' })).text).toBe('\tindented');
+    expect(render(result({ stderr: '  warn\n' })).text).toBe('stderr:\n  warn');
+    expect(render(result({ exitReason: 'error', exitCode: 1, message: 'Sandbox exited with code 1', stdout: '  x\n' })).text).toBe('status: error\n  x');
+  });
+
+  it('a result with only blank output still says something', () => {
+    expect(render(result({ stdout: '\n\n' })).text).toBe('success');
+  });
+
+  it('says how a crash ended the run in the text, since no traceback explains it', () => {
+    const message = 'Sandbox exited with code 139: the Python process crashed with a segmentation fault (SIGSEGV); what it printed before is kept';
+    const { text, structured } = render(result({ exitReason: 'error', exitCode: 139, message, stdout: 'before\n' }));
+    expect(text).toBe(`status: error\nbefore\nerror: ${message}`);
+    expect(structured).toMatchObject({ status: 'error', error: message, summary: `Sandbox error: ${message}`, exitReason: 'error' });
+  });
+
+  it('says protocol abuse in words', () => {
+    const message = 'Protocol abuse: it sent a host call past the in-flight budget (at most 16 calls and 8 MiB waiting). The sandbox agent never does that';
+    const { text, structured } = render(result({ exitReason: 'protocol_abuse', exitCode: 137, message, stdout: 'x\n' }));
+    expect(text).toBe(`status: error\nx\nerror: ${message}`);
+    expect(structured).toMatchObject({ status: 'error', exitReason: 'protocol_abuse', error: message });
+  });
+});
+

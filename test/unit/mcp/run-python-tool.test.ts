@@ -1,30 +1,57 @@
-// The tool's context cost: the whole tools/list answer stays within 1 KiB, with the line on figures.
+// The tool's context cost and what it teaches: what the model sees (name, description, input schema) stays
+// within 1,024 bytes with room to spare, the reference's words are kept, and every parameter says in one
+// short phrase what goes there.
 import { describe, expect, it } from 'vitest';
-import { FIGURES_NOTE, runPythonTool, SESSION_NOTE } from '../../../electron/mcp/run-python-tool.js';
+import { FIGURES_NOTE, HELPER_SUMMARY, MODEL_VISIBLE_BYTES, PACKAGES_PHRASE, REFERENCE_DESCRIPTION, runPythonTool, SESSION_PHRASE } from '../../../electron/mcp/run-python-tool.js';
 import { CAPABILITIES_TEXT } from '../../../electron/mcp/capabilities-resource.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 
+const LARGEST = { timeoutSec: 3600, maxTimeoutSec: 3600 };
+/** Bytes later parameters and phrases may still take (a checkpoint form of `session`, an app's words). */
+const HEADROOM = 16;
+const modelVisible = (limits: typeof LARGEST) => {
+  const { name, description, inputSchema } = runPythonTool(limits);
+  return Buffer.byteLength(JSON.stringify({ name, description, inputSchema }));
+};
+const properties = () => (runPythonTool(DEFAULT_LIMITS).inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+
 describe('run_python in tools/list', () => {
-  it('fits in 1,024 bytes as a whole JSON-RPC response, even with the largest timeouts', () => {
-    for (const limits of [DEFAULT_LIMITS, { timeoutSec: 3600, maxTimeoutSec: 3600 }]) {
-      const response = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [runPythonTool(limits)] } });
-      expect(Buffer.byteLength(response)).toBeLessThanOrEqual(1024);
+  it(`fits in ${MODEL_VISIBLE_BYTES} bytes as the model sees it, with ${HEADROOM} to spare, even with the largest timeouts`, () => {
+    for (const limits of [DEFAULT_LIMITS, LARGEST]) expect(modelVisible(limits)).toBeLessThanOrEqual(MODEL_VISIBLE_BYTES - HEADROOM);
+    // Pinned, so a change in size is a decision rather than a drift.
+    expect(modelVisible(LARGEST)).toBe(1004);
+  });
+
+  it("keeps the reference's description, parameter texts and helper summary word for word", () => {
+    const tool = runPythonTool(DEFAULT_LIMITS);
+    expect(tool.description).toBe(REFERENCE_DESCRIPTION);
+    expect(properties().code?.description).toBe(`Python source code to execute. Call runtime.capability_summary() inside the sandbox for this digest. ${HELPER_SUMMARY}`);
+    expect(properties().servers?.description).toBe('Optional list of MCP servers to make available as mcp_<name> proxies');
+    expect(properties().timeout?.description).toBe('Execution timeout in seconds');
+  });
+
+  it('teaches its own parameters: session says "new" opens and an id continues; packages says pip requirements pinned with ==', () => {
+    expect(properties().session?.description).toBe(SESSION_PHRASE);
+    expect(SESSION_PHRASE).toMatch(/'new' opens/);
+    expect(SESSION_PHRASE).toMatch(/id continues/);
+    expect(properties().packages?.description).toBe(PACKAGES_PHRASE);
+    expect(PACKAGES_PHRASE).toMatch(/pip requirements/);
+    expect(PACKAGES_PHRASE).toContain('==');
+  });
+
+  it('has a short phrase for every parameter, including any added later', () => {
+    for (const [name, schema] of Object.entries(properties())) {
+      expect(schema.description, `parameter ${name}`).toBeTruthy();
+      expect(schema.description!.length, `parameter ${name}`).toBeLessThanOrEqual(name === 'code' ? 400 : 70);
     }
   });
 
-  it('says in one line that figures come back, and so does the capabilities resource', () => {
-    expect(runPythonTool(DEFAULT_LIMITS).description).toContain(FIGURES_NOTE);
+  it('the capabilities resource says that figures come back, and how sessions and packages work', () => {
     expect(FIGURES_NOTE).not.toContain('\n');
     expect(CAPABILITIES_TEXT).toContain(FIGURES_NOTE);
     expect(CAPABILITIES_TEXT).toContain('sandbar://runs/<runId>/artifacts/<name>');
-  });
-
-  it('offers `session` and says in one short line that it keeps state; the resource says how to go on and end', () => {
-    const tool = runPythonTool(DEFAULT_LIMITS);
-    expect(Object.keys(tool.inputSchema.properties ?? {})).toContain('session');
-    expect(tool.description).toContain(SESSION_NOTE);
-    expect(SESSION_NOTE).not.toContain('\n');
     expect(CAPABILITIES_TEXT).toContain('session: <id>');
     expect(CAPABILITIES_TEXT).toContain('runtime.end_session()');
+    expect(CAPABILITIES_TEXT).toContain('packages: ["duckdb==1.1.3"]');
   });
 });

@@ -36,8 +36,8 @@ describe('preloadPlan', () => {
 
   it('words a failed preload for the pool status', () => {
     expect(preloadProblem({ preload: undefined })).toBeNull();
-    expect(preloadProblem({ preload: { type: 'preload', loaded: ['json'], failed: [] } })).toBeNull();
-    expect(preloadProblem({ preload: { type: 'preload', loaded: [], failed: [{ module: 'x', error: 'ModuleNotFoundError: no x' }] } })).toBe(
+    expect(preloadProblem({ preload: { type: 'preload', loaded: ['json'], failed: [], bytes: 40 } })).toBeNull();
+    expect(preloadProblem({ preload: { type: 'preload', loaded: [], failed: [{ module: 'x', error: 'ModuleNotFoundError: no x' }], bytes: 90 } })).toBe(
       'Preload (setting "preload"): could not import x (ModuleNotFoundError: no x)',
     );
   });

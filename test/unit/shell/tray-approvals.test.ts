@@ -21,7 +21,7 @@ describe('tray approvals', () => {
     const lines = approvalMenuLines(approval);
     expect(lines.slice(0, 2)).toEqual([
       { type: 'info', label: 'Run fedcba98 · no answer in time means deny' },
-      { type: 'info', label: 'line 7: await mcp_effects.delete_item(name=n)' },
+      { type: 'info', label: 'line 7 (as reported by the sandbox): await mcp_effects.delete_item(name=n)' },
     ]);
     expect(lines[2]).toMatchObject({ type: 'info' });
     expect(lines[3]).toEqual({ type: 'separator' });
@@ -39,7 +39,9 @@ describe('tray approvals', () => {
       expect(line.label.length).toBeLessThanOrEqual(80);
       expect(hasControlChars(line.label)).toBe(false);
     }
-    expect(oneLine('a\n\tb\u009bc', 80)).toBe('a bc');
+    // U+009B is CSI: `\u009bc` is a whole sequence (final byte c), removed as one.
+    expect(oneLine('a\n\tb\u009bc', 80)).toBe('a b');
+    expect(oneLine('a\u202eb\u200bc\u001b]0;t\u0007d', 80)).toBe('abcd');
     expect(oneLine('x'.repeat(10), 5)).toBe('xxxx…');
   });
 
@@ -53,7 +55,7 @@ describe('tray approvals', () => {
     expect(n.id).toBe('0123456789ab');
     expect(n.body.split('\n')).toEqual([
       'Code wants to call effects/delete_item.',
-      'line 7: await mcp_effects.delete_item(name=n)',
+      'line 7 (as reported by the sandbox): await mcp_effects.delete_item(name=n)',
       expect.stringMatching(/^Arguments: \{"name":"a\\u001b\[2Jb","note":"x+…$/),
       'Answer in the tray menu or the panel: Allow once, Allow for this run, Always allow this tool, Deny.',
     ]);

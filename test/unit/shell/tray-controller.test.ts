@@ -95,7 +95,7 @@ describe('TrayController and approvals', () => {
     router.answer('approvals.list', { ok: true, value: [question('aaaaaaaaaaaa')] });
     await controller.start();
     expect(view.notifications.map((n) => n.id)).toEqual(['aaaaaaaaaaaa']);
-    expect(view.notifications[0]!.body).toContain('line 3: r = await mcp_effects.delete_item(name="a")');
+    expect(view.notifications[0]!.body).toContain('line 3 (as reported by the sandbox): r = await mcp_effects.delete_item(name="a")');
     const menu = view.menus.at(-1)!;
     expect(menu[2]).toMatchObject({ type: 'submenu', label: 'Approve? effects/delete_item' });
     expect(view.states.at(-1)?.tooltip).toBe('Sandbar: Ready · 1 tool call waiting for you');

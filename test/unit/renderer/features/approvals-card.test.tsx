@@ -50,6 +50,18 @@ describe('ApprovalsCard', () => {
     expect(screen.queryByText('files/delete_file')).toBeNull();
   });
 
+  it('shows the code line labelled as the sandbox\'s word, identical calls counted, and nothing raw from the code', () => {
+    const hostile = { ...question, args: { path: '/tmp/\u001b[2J\u202eexe.txt\u200b' }, codeLine: 'line 4: await mcp_files.delete_file(path=p) # \u001b[31m\u2066hi', calls: 2 };
+    act(() => useApprovalsStore.getState().approvalsChanged({ pending: [hostile] }));
+    const { container } = render(<ApprovalsCard />);
+    // eslint-disable-next-line no-control-regex
+    expect(container.textContent).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(screen.getByText('Code line, as reported by the sandbox')).toBeTruthy();
+    expect(container.querySelector('.approval-code')!.textContent).toBe('line 4: await mcp_files.delete_file(path=p) # hi');
+    expect(container.querySelector('.approval-args')!.textContent).toBe('{\n  "path": "/tmp/\\u001b[2J\\u202eexe.txt\\u200b"\n}');
+    expect(screen.getByText('2 identical calls wait: the answer covers each')).toBeTruthy();
+  });
+
   it('sends deny and always-allow as asked', async () => {
     act(() => useApprovalsStore.getState().approvalsChanged({ pending: [question, { ...question, id: 'ffffffffffff', tool: 'send_email' }] }));
     render(<ApprovalsCard />);

@@ -1,6 +1,6 @@
 // The host's side of display and file frames: every field is the sandbox's word and is checked here.
 import { describe, expect, it } from 'vitest';
-import { ArtifactCollector, MAX_REFUSED, MAX_RUN_IMAGES, mimeTypeOf } from '../../../../electron/sandbox/run/artifact-collector.js';
+import { ArtifactCollector, MAX_FILE_NAMES, MAX_REFUSED, MAX_RUN_IMAGES, mimeTypeOf } from '../../../../electron/sandbox/run/artifact-collector.js';
 
 function png(width: number, height: number, extra = 0): Buffer {
   const head = Buffer.alloc(33 + extra);
@@ -22,7 +22,7 @@ describe('ArtifactCollector', () => {
     const { artifacts, refusedArtifacts } = c.result();
     expect(refusedArtifacts).toBeUndefined();
     expect(artifacts?.map((a) => [a.name, a.source, a.mimeType, a.width, a.height, a.title, a.size])).toEqual([
-      ['figure-1.png', 'figure', 'image/png', 640, 480, 'Sales[31m', 33],
+      ['figure-1.png', 'figure', 'image/png', 640, 480, 'Sales', 33],
       ['display-1.png', 'display', 'image/png', 10, 20, undefined, 33],
       ['figure-2.png', 'figure', 'image/png', 30, 40, undefined, 33],
       ['display-2.svg', 'display', 'image/svg+xml', undefined, undefined, undefined, 42],
@@ -120,6 +120,26 @@ describe('ArtifactCollector', () => {
     const refused = c.result().refusedArtifacts!;
     expect(refused).toHaveLength(MAX_REFUSED + 1);
     expect(refused.at(-1)!.reason).toBe('and 7 more not kept');
+  });
+
+  it(`remembers at most ${MAX_FILE_NAMES} file names; past that a new name is only counted`, () => {
+    const c = new ArtifactCollector({ ...caps, maxFiles: 0 });
+    const total = MAX_FILE_NAMES + 5000;
+    for (let i = 0; i < total; i++) c.addFile({ type: 'file', name: `out/${'n'.repeat(400)}-${i}`, offset: 0, data: '', last: true });
+    const refused = c.result().refusedArtifacts!;
+    expect(refused).toHaveLength(MAX_REFUSED + 1);
+    expect(refused.at(-1)!.reason).toBe(`and ${total - MAX_REFUSED} more not kept`);
+    // The set of names stops growing at the bound (each name here is about 400 characters).
+    expect((c as unknown as { fileNames: Set<string> }).fileNames.size).toBe(MAX_FILE_NAMES);
+  });
+
+  it('counts the displays the agent left out past its per-run limit', () => {
+    const c = new ArtifactCollector(caps);
+    c.addDisplay({ type: 'display', mime: 'image/png', data: b64('bad') });
+    c.addDisplay({ type: 'display', source: 'display', dropped: 40 });
+    const reasons = c.result().refusedArtifacts!.map((r) => r.reason);
+    expect(reasons).toHaveLength(2);
+    expect(reasons[1]).toBe('and 40 more not kept');
   });
 
   it('types files by extension, unknown ones as octet-stream', () => {

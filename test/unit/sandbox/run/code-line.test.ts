@@ -33,8 +33,8 @@ describe('codeLineText', () => {
     expect(codeLineText(lines, 4)).toBe('line 4: y = 1 z = 2');
   });
 
-  it('strips control characters and folds blanks into one line', () => {
-    expect(codeLineText(sourceLines(code), 5)).toBe('line 5: q[2J = 1');
+  it('strips control characters and escape sequences whole, and folds blanks into one line', () => {
+    expect(codeLineText(sourceLines(code), 5)).toBe('line 5: q = 1');
   });
 
   it('bounds the text', () => {

@@ -109,4 +109,36 @@ describe('classifyExit', () => {
       message: 'The container runtime failed: no exit status',
     });
   });
+
+  it('names a crash the relay saw, in words, keeping the exit code', () => {
+    expect(classifyExit(facts({ exitFrameCode: 139, abrupt: 'SIGSEGV', processExit: exited(139) }))).toEqual({
+      exitReason: 'error',
+      exitCode: 139,
+      message: 'Sandbox exited with code 139: the Python process crashed with a segmentation fault (SIGSEGV); what it printed before is kept',
+    });
+    expect(classifyExit(facts({ exitFrameCode: 134, abrupt: 'SIGABRT' })).message).toMatch(/^Sandbox exited with code 134: the Python process aborted .*\(SIGABRT\)/);
+    expect(classifyExit(facts({ exitFrameCode: 143, abrupt: 'SIGTERM' })).message).toContain('was killed by SIGTERM (SIGTERM)');
+    expect(classifyExit(facts({ exitFrameCode: 3, abrupt: 'exit' })).message).toBe(
+      'Sandbox exited with code 3: the process ended at once (os._exit() or native code), before Python finished the run; what it printed before is kept',
+    );
+    expect(classifyExit(facts({ exitFrameCode: 0, abrupt: 'exit' }))).toEqual({ exitReason: 'success', exitCode: 0 });
+  });
+
+  it('a SIGKILL nobody on the host sent is the memory limit, as seen by the relay too', () => {
+    expect(classifyExit(facts({ exitFrameCode: 137, abrupt: 'SIGKILL' }))).toEqual({ exitReason: 'memory', exitCode: 137, message: 'killed: memory limit 512m reached' });
+  });
+
+  it('a run the sandbox stopped for printing on past 16 × the cap is output_limit, saying what was kept', () => {
+    expect(classifyExit(facts({ exitFrameCode: 137, stoppedStream: 'stdout' }))).toEqual({
+      exitReason: 'output_limit',
+      exitCode: 137,
+      message: 'Output limit reached: stdout went on past 16 MiB (16 × the 1 MiB cap), so the run was stopped; its first 1 MiB is kept',
+    });
+  });
+
+  it('protocol abuse says so in words, with the bound that was passed', () => {
+    const end = classifyExit(facts({ hostStop: { reason: 'protocol_abuse', what: 'it sent too many frames' }, processExit: exited(137) }));
+    expect(end.exitReason).toBe('protocol_abuse');
+    expect(end.message).toMatch(/^Protocol abuse: it sent too many frames\. .*the run was stopped$/);
+  });
 });

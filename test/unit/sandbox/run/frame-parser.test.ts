@@ -6,18 +6,32 @@ const line = (v: unknown) => JSON.stringify(v);
 
 describe('interpretFrame', () => {
   it('reads a ready frame', () => {
-    expect(interpretFrame(line({ type: 'ready', python: '3.14.0' }))).toEqual({ type: 'ready', python: '3.14.0' });
+    const ready = line({ type: 'ready', python: '3.14.0' });
+    expect(interpretFrame(ready)).toEqual({ type: 'ready', python: '3.14.0', bytes: ready.length });
   });
 
   it('reads a ready frame without a version as an empty version', () => {
-    expect(interpretFrame(line({ type: 'ready' }))).toEqual({ type: 'ready', python: '' });
-    expect(interpretFrame(line({ type: 'ready', python: 3 }))).toEqual({ type: 'ready', python: '' });
+    expect(interpretFrame(line({ type: 'ready' }))).toMatchObject({ type: 'ready', python: '' });
+    expect(interpretFrame(line({ type: 'ready', python: 3 }))).toMatchObject({ type: 'ready', python: '' });
   });
 
   it('reads stdout and stderr frames', () => {
     expect(interpretFrame(line({ type: 'stdout', data: 'hello\n' }))).toEqual({ type: 'output', stream: 'stdout', data: 'hello\n' });
     expect(interpretFrame(line({ type: 'stderr', data: 'oops' }))).toEqual({ type: 'output', stream: 'stderr', data: 'oops' });
     expect(interpretFrame(line({ type: 'stdout', data: '' }))).toEqual({ type: 'output', stream: 'stdout', data: '' });
+  });
+
+  it("reads the relay's exit frames and output_cut reports, and refuses forged fields", () => {
+    expect(interpretFrame(line({ type: 'exit', code: 139, abrupt: 'SIGSEGV' }))).toEqual({ type: 'exit', code: 139, abrupt: 'SIGSEGV' });
+    expect(interpretFrame(line({ type: 'exit', code: 3, abrupt: 'exit' }))).toEqual({ type: 'exit', code: 3, abrupt: 'exit' });
+    expect(interpretFrame(line({ type: 'exit', code: 137, stopped: 'stdout' }))).toEqual({ type: 'exit', code: 137, stopped: 'stdout' });
+    // A field that is not one of the words the relay uses is dropped: the frame stays a plain exit.
+    expect(interpretFrame(line({ type: 'exit', code: 1, abrupt: '\u001b[2Jcrash', stopped: 'stdin' }))).toEqual({ type: 'exit', code: 1 });
+    const cut = line({ type: 'output_cut', stream: 'stderr', printed: 5000 });
+    expect(interpretFrame(cut)).toEqual({ type: 'output_cut', stream: 'stderr', printed: 5000, bytes: cut.length });
+    for (const bad of [{ stream: 'stdin', printed: 1 }, { stream: 'stdout', printed: -1 }, { stream: 'stdout', printed: 1.5 }, { stream: 'stdout' }]) {
+      expect(interpretFrame(line({ type: 'output_cut', ...bad }))).toMatchObject({ type: 'invalid' });
+    }
   });
 
   it('reads an rpc_request frame', () => {
@@ -32,19 +46,20 @@ describe('interpretFrame', () => {
 
   it('passes display and file frames on whole, even malformed (never as output text)', () => {
     const display = { type: 'display', mime: 'image/png', data: 'AAAA', source: 'figure', width: 1, height: 1 };
-    expect(interpretFrame(line(display))).toEqual({ type: 'display', frame: display });
-    expect(interpretFrame(line({ type: 'display', data: 7 }))).toEqual({ type: 'display', frame: { type: 'display', data: 7 } });
+    // Each with its length, which the run's budget for its kind counts.
+    expect(interpretFrame(line(display))).toEqual({ type: 'display', frame: display, bytes: line(display).length });
+    expect(interpretFrame(line({ type: 'display', data: 7 }))).toMatchObject({ type: 'display', frame: { type: 'display', data: 7 } });
     const file = { type: 'file', name: 'out/a.csv', offset: 0, data: 'YQ==', last: true };
-    expect(interpretFrame(line(file))).toEqual({ type: 'file', frame: file });
+    expect(interpretFrame(line(file))).toEqual({ type: 'file', frame: file, bytes: line(file).length });
   });
 
   it('reads preload and imports frames, keeping only strings', () => {
-    expect(interpretFrame(line({ type: 'preload', loaded: ['numpy', 3], failed: [{ module: 'x', error: 'E' }, 'junk', { error: 'no module' }] }))).toEqual({
+    expect(interpretFrame(line({ type: 'preload', loaded: ['numpy', 3], failed: [{ module: 'x', error: 'E' }, 'junk', { error: 'no module' }] }))).toMatchObject({
       type: 'preload',
       loaded: ['numpy'],
       failed: [{ module: 'x', error: 'E' }],
     });
-    expect(interpretFrame(line({ type: 'imports', modules: ['pandas', null] }))).toEqual({ type: 'imports', modules: ['pandas'] });
+    expect(interpretFrame(line({ type: 'imports', modules: ['pandas', null] }))).toMatchObject({ type: 'imports', modules: ['pandas'] });
     expect(interpretFrame(line({ type: 'imports', modules: 'pandas' }))).toMatchObject({ type: 'invalid' });
   });
 
@@ -128,7 +143,7 @@ describe('FrameParser', () => {
       [line({ type: 'ready', python: '3.12' }), line({ type: 'stdout', data: 'a' }), line({ type: 'stderr', data: 'b' }), line({ type: 'exit', code: 1 })].join('\n') +
       '\n';
     expect(p.push(Buffer.from(chunk))).toEqual([
-      { type: 'ready', python: '3.12' },
+      { type: 'ready', python: '3.12', bytes: line({ type: 'ready', python: '3.12' }).length },
       { type: 'output', stream: 'stdout', data: 'a' },
       { type: 'output', stream: 'stderr', data: 'b' },
       { type: 'exit', code: 1 },

@@ -1,6 +1,6 @@
 // One output stream kept up to a byte cap, cut on a character boundary, with a visible marker.
 import { describe, expect, it } from 'vitest';
-import { OutputCapture, truncateUtf8 } from '../../../../electron/sandbox/run/output-capture.js';
+import { OutputCapture, truncateUtf8, withoutCutMarker } from '../../../../electron/sandbox/run/output-capture.js';
 
 const bytes = (s: string) => Buffer.byteLength(s);
 
@@ -142,5 +142,34 @@ describe('OutputCapture', () => {
     const c = new OutputCapture('stdout', 1024);
     c.append('fine');
     expect(c.text()).not.toContain('[sandbar:');
+  });
+
+  it('says the sandbox cut the stream at the cap and how much the code printed, exactly', () => {
+    const c = new OutputCapture('stdout', 1024 * 1024);
+    c.append('x'.repeat(1024 * 1024));
+    c.markCut(1_100_000);
+    c.markCut(10_000_001); // the relay's later count, then its final one
+    expect(c.truncated).toBe(false); // the host's own cap was never passed
+    expect(c.wasCut).toBe(true);
+    expect(c.printed).toBe(10_000_001);
+    expect(c.text()).toBe(`${'x'.repeat(1024 * 1024)}\n[sandbar: stdout cut at 1 MiB (outputCapBytes); the code printed 9.5 MiB (10,000,001 bytes)]\n`);
+    // A run stopped before it ended: the count so far is a lower bound.
+    expect(c.text(false)).toContain('the code printed at least 9.5 MiB (10,000,001 bytes)]');
+  });
+
+  it('never reports less printed than it kept', () => {
+    const c = new OutputCapture('stderr', 4096);
+    c.append('e'.repeat(100));
+    c.markCut(10);
+    expect(c.printed).toBe(100);
+  });
+});
+
+describe('withoutCutMarker', () => {
+  it('takes off the last line a capture added, and nothing else', () => {
+    expect(withoutCutMarker('a\nb\n[sandbar: stdout cut at 1 MiB (outputCapBytes); the code printed 2 MiB (2,097,152 bytes)]\n')).toBe('a\nb\n');
+    expect(withoutCutMarker('[sandbar: stderr truncated at 1 KiB; the run was stopped]\n')).toBe('');
+    expect(withoutCutMarker('a [sandbar: stdout cut at 1 MiB]\n')).toBe('a [sandbar: stdout cut at 1 MiB]\n');
+    expect(withoutCutMarker('plain\n')).toBe('plain\n');
   });
 });
