@@ -1,14 +1,12 @@
 // Composition root: settings → runtime → pool → engine → proxy → history (the control API and the HTTP
 // listener are added by sandbar-app.ts). Services are wired by hand; constructors do no I/O, start() and
 // dispose() do. Settings changes are applied here, live: nothing needs a restart.
-import { AppError } from '../shared/errors.js';
 import type { HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { historyCheck, settingsChecks } from './health/app-checks.js';
-import { packagesCheck } from './health/service-checks.js';
-import { withChecks } from './health/with-checks.js';
+import { BACKEND_SETTING_KEYS, BackendChooser, cliRuntimeChoice } from './backend-choice.js';
+import { collectAppHealth } from './health/app-health.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { openWhileRunning } from './history/open-while-running.js';
 import { createLogger } from './logger.js';
@@ -16,24 +14,19 @@ import { packageInfo } from './package-info.js';
 import { discoverServers, type DiscoveryOptions } from './proxy/discovery/discover.js';
 import { DiscoveryWatcher } from './proxy/discovery/watcher.js';
 import { ServerManager } from './proxy/server-manager.js';
-import { ApprovalBroker, type ApprovalChannel } from './proxy/approval-broker.js';
+import { ApprovalBroker } from './proxy/approval-broker.js';
 import { toolPolicyFor } from '../shared/approvals.js';
 import { agentBootModules } from './sandbox/agent/bootstrap.js';
-import { CliBackend } from './sandbox/cli/cli-backend.js';
 import { newOwner } from './sandbox/backend.js';
 import { ContainerRuntime } from './sandbox/cli/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from './sandbox/engine.js';
 import { PackageManager } from './packages/package-manager.js';
 import { packageRuntimeOf } from './packages/package-runtime.js';
-import type { PackageProvider } from './proxy/submit-with-servers.js';
+import { RunService } from './runs/run-service.js';
 import { seccompProfileFor } from './sandbox/seccomp-profile.js';
 import { fileFactsCache } from './sandbox/cli/runtime-facts-cache.js';
-import { collectHealth } from './health/sandbox-checks.js';
-import { KubernetesBackend } from './sandbox/kubernetes/kubernetes-backend.js';
-import { loadKubeConfig } from './sandbox/kubernetes/kubernetes-client.js';
-import { collectKubernetesHealth } from './health/kubernetes-health.js';
-import { engineConfigOf } from './settings/env-config.js';
-import { PACKAGES_DIR, sandbarHome, SETTINGS_FILE } from './settings/paths.js';
+import { engineConfigOf } from './sandbox/engine-config.js';
+import { PACKAGES_DIR, sandbarHome } from './settings/paths.js';
 import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
@@ -58,14 +51,10 @@ export interface SandbarCore {
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
-  /** Tool calls waiting for a person, and where else to ask for a given run. */
-  approvals: {
-    broker: ApprovalBroker;
-    /** Adds a place to ask about this run's calls (its MCP client's elicitation) until it ends. */
-    addChannel(runId: string, channel: ApprovalChannel): void;
-  };
-  /** Installs `packages` for runs (refused on Kubernetes, where host layers cannot be mounted). */
-  readonly packages: PackageProvider;
+  /** Tool calls waiting for a person (answered from the panel, the tray, the CLI or the run's own client). */
+  approvals: { broker: ApprovalBroker };
+  /** Starts runs for every surface (MCP, the panel's Re-run, `sandbar run`): the one way to the engine. */
+  runs: RunService;
   packageManager: PackageManager;
   /** Stateful `run_python` sessions (none in a one-shot command). */
   sessions?: SessionRegistry;
@@ -74,9 +63,6 @@ export interface SandbarCore {
   dispose(graceMs?: number): Promise<void>;
 }
 
-const isKubernetes = (settings: Settings) => settings.runtime === 'kubernetes';
-const runtimeChoice = (settings: Settings) =>
-  settings.runtime && !isKubernetes(settings) ? { value: settings.runtime, label: `${SETTINGS_FILE}: runtime` } : undefined;
 
 /** Did any of these dotted paths (or anything below them) change? */
 const touched = (changed: readonly string[], ...keys: string[]) => changed.some((c) => keys.some((k) => c === k || c.startsWith(`${k}.`)));
@@ -90,6 +76,10 @@ export function createCore(options: {
   settingsStore?: OpenedSettingsStore;
   /** A single command (`sandbar run`): reads settings without writing, trusts a fresh cached `info` answer, leaves reaping to instances. */
   oneShot?: boolean;
+  /** Python modules every agent gets at boot (the sandbox-side MCP runtime by default). */
+  bootModules?: () => Record<string, string>;
+  /** Where this process writes its log (serve, desktop), shown in health. */
+  logFile?: string;
 } = {}): SandbarCore {
   const env = options.env ?? process.env;
   const home = sandbarHome(env);
@@ -102,7 +92,7 @@ export function createCore(options: {
     warnings: opened.warning ? [opened.warning] : [],
   });
   const settings = settingsService.get();
-  const choice = runtimeChoice(settings);
+  const choice = cliRuntimeChoice(settings);
   const runtime = new ContainerRuntime({
     env,
     platform: process.platform,
@@ -110,7 +100,8 @@ export function createCore(options: {
     ...(options.oneShot ? { factsCache: fileFactsCache(home) } : {}),
   });
   // Podman/Docker through their CLI, or pods in a cluster (runtime "kubernetes"); switchable live.
-  const owner = options.engine?.owner ?? newOwner();
+  // One owner for every backend and the package helpers: the reaper spares exactly what this instance made.
+  const owner = newOwner();
   const packageManager = new PackageManager({
     root: path.join(home, PACKAGES_DIR),
     indexUrl: () => settingsService.get().packageIndex,
@@ -121,24 +112,18 @@ export function createCore(options: {
       return packageRuntimeOf(runtime, { limits: s.limits, owner, ...(seccompProfile ? { seccompProfile } : {}), ...(s.ociRuntime ? { ociRuntime: s.ociRuntime } : {}) });
     },
   });
-  // Every sandbox sees the layers read-only; a run with `packages` puts its own layer on sys.path.
-  const withLayers = (s: Settings) => (isKubernetes(s) ? {} : { packageLayers: packageManager.store.layersDir });
+  // Podman/Docker through their CLI, or another backend the settings choose (kubernetes); switchable live.
+  const chooser = new BackendChooser(runtime, owner, options.bootModules ?? agentBootModules);
+  // Every sandbox sees the layers read-only where the backend can mount them; a run with `packages` puts its own layer on sys.path.
+  const withLayers = (s: Settings) => (chooser.backendFor(s).features.packages ? { packageLayers: packageManager.store.layersDir } : {});
   const config = { ...engineConfigOf(settings), ...withLayers(settings), ...options.overrides };
-  const bootModules = options.engine?.bootModules ?? agentBootModules;
-  const cli = new CliBackend(runtime, owner, bootModules);
-  const backendFor = (s: Settings) =>
-    isKubernetes(s)
-      ? new KubernetesBackend(() => loadKubeConfig(s.kubeconfig), { namespace: s.kubernetesNamespace, ...(s.kubernetesRuntimeClass ? { runtimeClassName: s.kubernetesRuntimeClass } : {}) }, owner, bootModules)
-      : cli;
   // Matplotlib font lists per image, owner-only like the rest of SANDBAR_HOME (see warm-imports.ts).
-  const engine = new Engine(backendFor(settings), config, {
+  const engine = new Engine(chooser.backendFor(settings), config, {
     fontCacheDir: path.join(home, 'image-cache'),
     ...options.engine,
-    owner,
     ...(options.oneShot ? { oneShot: true } : {}),
   });
   // Questions about tool calls from code: every channel at once, the first answer wins.
-  const runChannels = new Map<string, ApprovalChannel[]>();
   const broker = new ApprovalBroker({
     timeoutMs: () => settingsService.get().approvalTimeoutSec * 1000,
     onRequested: (approval) => engine.publish({ type: 'approvalRequested', approval }),
@@ -147,7 +132,7 @@ export function createCore(options: {
       settingsService.update({ toolPolicies: { ...settingsService.get().toolPolicies, [`${server}/${tool}`]: 'allow' } });
     },
   });
-  const servers = new ServerManager({
+  const servers: ServerManager = new ServerManager({
     startTimeoutMs: settings.serverStartTimeoutSec * 1000,
     callTimeoutMs: settings.toolCallTimeoutSec * 1000,
     version: packageInfo().version,
@@ -156,15 +141,13 @@ export function createCore(options: {
     approvals: {
       policy: (server, tool, annotations) => toolPolicyFor(settingsService.get().toolPolicies, server, tool, annotations),
       broker,
-      channels: (runId) => runChannels.get(runId) ?? [],
+      channels: (runId) => runs.channelsFor(runId),
       timeoutSec: () => settingsService.get().approvalTimeoutSec,
       ...(options.oneShot ? { nobodyToAsk: true } : {}),
     },
   });
   engine.subscribe((event) => {
-    if (event.type !== 'finished') return;
-    broker.endRun(event.result.id);
-    runChannels.delete(event.result.id);
+    if (event.type === 'finished') broker.endRun(event.result.id);
   });
   const discoveryOptionsOf = (s: Settings): DiscoveryOptions => ({
     home: env.HOME || env.USERPROFILE || homedir(),
@@ -202,10 +185,19 @@ export function createCore(options: {
         },
         { journal: new SessionJournal(home), memoryLimit: () => engine.currentConfig.limits.memory },
       );
+  const runs: RunService = new RunService({
+    engine,
+    servers,
+    // Bound to the image in force when the run starts.
+    packages: { prepare: (requirements, signal) => packageManager.prepare(requirements, settingsService.get().image, signal) },
+    ...(sessions ? { sessions } : {}),
+    approvals: broker,
+    maxCodeBytes: () => settingsService.get().maxCodeBytes,
+  });
 
   const stopApplying = settingsService.subscribe(({ settings: next, changed }) => {
-    if (touched(changed, 'runtime')) runtime.choose(runtimeChoice(next));
-    if (touched(changed, 'runtime', 'kubeconfig', 'kubernetesNamespace', 'kubernetesRuntimeClass')) engine.setBackend(backendFor(next));
+    if (touched(changed, 'runtime')) runtime.choose(cliRuntimeChoice(next));
+    if (touched(changed, ...BACKEND_SETTING_KEYS)) engine.setBackend(chooser.backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
     const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime', 'approvalTimeoutSec'];
     if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec')) {
@@ -252,34 +244,25 @@ export function createCore(options: {
     runtime,
     engine,
     ...(sessions ? { sessions } : {}),
-    approvals: {
-      broker,
-      addChannel: (runId, channel) => runChannels.set(runId, [...(runChannels.get(runId) ?? []), channel]),
-    },
+    approvals: { broker },
+    runs,
     packageManager,
-    packages: {
-      prepare: (requirements, signal) => {
-        const now = settingsService.get();
-        // Pods in a cluster cannot mount this machine's layers.
-        if (isKubernetes(now)) return Promise.reject(new AppError('invalid_request', 'Packages are not available with the Kubernetes runtime: bake them into the image.'));
-        return packageManager.prepare(requirements, now.image, signal);
-      },
-    },
-    health: async ({ probe = true } = {}) => {
-      const backend = engine.backend;
-      const report =
-        backend instanceof KubernetesBackend
-          ? await collectKubernetesHealth(backend, engine.spec(), { probe })
-          : await collectHealth(runtime, engine.owner, engine.spec(), { probe });
-      const now = settingsService.get();
-      const packages = packagesCheck({
-        index: now.packageIndex,
-        usage: await packageManager.store.usage().catch(() => null),
-        lastProblem: packageManager.lastProblem,
-        available: !isKubernetes(now),
-      });
-      return withChecks(report, [historyCheck(history.health()), ...settingsChecks(settingsService.warnings), packages]);
-    },
+    health: ({ probe = true } = {}) =>
+      collectAppHealth(
+        {
+          backend: () => engine.backend,
+          spec: () => engine.spec(),
+          history: () => history.health(),
+          settingsWarnings: () => settingsService.warnings,
+          packages: async () => ({
+            index: settingsService.get().packageIndex,
+            usage: await packageManager.store.usage().catch(() => null),
+            lastProblem: packageManager.lastProblem,
+          }),
+          ...(options.logFile ? { logFile: options.logFile } : {}),
+        },
+        { probe },
+      ),
     dispose: async (graceMs) => {
       stopApplying();
       watcher?.dispose();

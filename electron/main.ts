@@ -2,18 +2,18 @@
 // login from settings; on quit, finish runs and remove every container before exiting. Composition only.
 import './lean-heap.js';
 import { appendFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, dialog, ipcMain, session } from 'electron';
-import ElectronStore from 'electron-store';
+import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
 import { createCore } from './core.js';
 import { runStdio } from './cli/stdio-run.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
 import { createLogger } from './logger.js';
 import { createSandbarApp } from './sandbar-app.js';
 import { applySecurityGuards } from './security.js';
-import { openElectronStore } from './settings/electron-settings-store.js';
+import { openElectronStore, type ElectronStoreConstructor } from './settings/electron-settings-store.js';
 import { sandbarHome } from './settings/paths.js';
 import { CONFIRM_BUTTON, hostExecDialog } from './shell/host-exec-dialog.js';
 import { setLinuxAutostart } from './shell/linux-autostart.js';
@@ -35,6 +35,8 @@ const STDIO_FLAG = '--stdio';
 const QUIT_GRACE_MS = 10_000;
 
 const env = process.env;
+// electron-store loads `electron` itself, so it is required here, in the edge, and only when opened.
+const electronStore = () => (createRequire(import.meta.url)('electron-store') as { default: ElectronStoreConstructor }).default;
 const log = createLogger('desktop', env);
 // SANDBAR_HOME is the one folder every surface shares; Chromium's own profile goes in a subfolder of it
 // (the single-instance lock lives there too, so one app runs per home).
@@ -52,7 +54,7 @@ if (process.argv.includes(STDIO_FLAG)) {
   // Started by an MCP client that only launches commands: no window, no tray, no lock. It joins the
   // running instance over HTTP, or runs its own engine when none is running.
   app.dock?.hide();
-  runStdio({ createCore: (options) => createCore({ ...options, settingsStore: openElectronStore(home, ElectronStore) }), env })
+  runStdio({ createCore: (options) => createCore({ ...options, settingsStore: openElectronStore(home, electronStore) }), env })
     .catch((err: unknown) => log.error(`stdio failed: ${err instanceof Error ? err.message : String(err)}`))
     .finally(() => app.exit(0));
 } else if (!app.requestSingleInstanceLock()) {
@@ -71,7 +73,7 @@ async function boot(): Promise<void> {
   // A corrupt settings file is moved aside here and reported by health (the warning travels with the store).
   const sandbar = createSandbarApp({
     env,
-    settingsStore: openElectronStore(home, ElectronStore),
+    settingsStore: openElectronStore(home, electronStore),
     panelDir: PANEL_DIR,
     log,
     // Packaged: the app binary itself; from a checkout (`electron .`): Electron plus the app folder.
@@ -104,7 +106,12 @@ async function boot(): Promise<void> {
   const controller = new TrayController({
     router: sandbar.router,
     view: tray,
-    actions: { openPanel: () => panel.show(), copyText: (text) => clipboard.writeText(text), quit: () => app.quit() },
+    actions: {
+      openPanel: () => panel.show(),
+      copyText: (text) => clipboard.writeText(text),
+      openLogs: () => void shell.openPath(path.dirname(sandbar.logFile)).then((problem) => problem && log.warn(`could not open the logs: ${problem}`)),
+      quit: () => app.quit(),
+    },
     log: (message) => log.warn(message),
   });
 

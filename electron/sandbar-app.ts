@@ -6,7 +6,7 @@ import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
 import type { RuntimeTier } from '../shared/health.js';
 import { createCore, type SandbarCore } from './core.js';
-import { heldRunsFor, mcpDeps } from './mcp/mcp-deps.js';
+import { heldRunsFor, mcpDeps, runViewDeps } from './mcp/mcp-deps.js';
 import { ClientConfigurator } from './clients/client-configurator.js';
 import { controlMethods } from './control/control-methods.js';
 import { HealthMonitor } from './health/health-monitor.js';
@@ -14,11 +14,13 @@ import { HttpApi } from './http/http-api.js';
 import { ImagePuller } from './control/image-puller.js';
 import { LiveMonitor } from './control/live-monitor.js';
 import { PanelFiles } from './http/panel-files.js';
-import { submitAsPanel } from './control/panel-runs.js';
+import { startAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
 import { clearInstance, writeInstance } from './instance-file.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, logToFile, type Logger } from './logger.js';
+import { LOG_FILE, LOGS_DIR, LogFile } from './log-file.js';
+import { sandbarHome } from './settings/paths.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './http/token-store.js';
 import { createMcpServer } from './mcp/server-factory.js';
@@ -48,6 +50,8 @@ export interface SandbarAppOptions {
 
 export interface SandbarApp {
   core: SandbarCore;
+  /** Where this instance writes its log ($SANDBAR_HOME/logs/sandbar.log, rotated). */
+  logFile: string;
   router: ControlRouter;
   endpoint: HttpEndpoint;
   /** Where the client token (MCP clients) and the panel token (control API, panel) are stored. */
@@ -71,13 +75,17 @@ function defaultStdioCommand(): { command: string; args: string[] } {
 export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const env = options.env ?? process.env;
   const log = options.log ?? createLogger('sandbar', env);
-  const core = createCore({ env, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
+  const logFile = path.join(sandbarHome(env), LOGS_DIR, LOG_FILE);
+  const core = createCore({ env, logFile, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
   // Two credentials: the client token opens /mcp only (it is what client configs carry); the panel token
   // opens the control API and the panel. A leaked client config can run code, never change the host.
   const clientToken = loadOrCreateToken(core.home, 'client');
   const panelToken = loadOrCreateToken(core.home, 'panel');
   for (const created of [clientToken, panelToken].filter((t) => t.created)) log.info(`created a new access token in ${created.file}`);
   const tokens: Record<TokenKind, string> = { client: clientToken.token, panel: panelToken.token };
+  // From here every logger's lines also go to the log file, with both tokens (as they are now) masked.
+  const file = new LogFile({ dir: path.dirname(logFile), secrets: () => [tokens.client, tokens.panel] });
+  const previousSink = logToFile((line) => file.write(line));
   let endpointError: string | null = null;
 
   // Monitors broadcast through the router, which is made last (it needs their methods); they only
@@ -108,11 +116,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         serversCheck(core.servers.status()),
       ];
     },
-    quickState: async () => {
-      core.runtime.reset();
-      await core.runtime.resolve();
-      return { runtime: true, image: await core.runtime.imageExists(core.settings.image) };
-    },
+    quickState: () => core.engine.backend.quickHealth(core.settings.image),
     onChange: (report) => broadcast('health.changed', report),
     log,
     ...(options.healthIntervalMs ? { intervalMs: options.healthIntervalMs } : {}),
@@ -123,12 +127,13 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onPulled: () => void health.probe().catch(() => {}),
   });
   const routes: ExtraRoute[] = [];
-  const held = heldRunsFor(core, log);
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
     token: () => tokens.client,
-    createServer: () => createMcpServer(mcpDeps(core, 'http', log)),
-    createModernServer: () => createModernMcpServer({ ...mcpDeps(core, 'http', log), held }),
+    createServer: () => createMcpServer(mcpDeps(mcp, 'http', log)),
+    createModernServer: () => createModernMcpServer({ ...mcpDeps(mcp, 'http', log), held }),
     log,
     routes,
   });
@@ -180,7 +185,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       },
     },
     ...(options.confirmHostExec ? { confirmHostExec: options.confirmHostExec } : {}),
-    rerun: (run) => submitAsPanel(core, run),
+    rerun: (run) => startAsPanel(core.runs, run),
     previewFlags: (limits) => core.engine.previewArgs(limits),
     probeTiers: () => (tiersInFlight ??= probeTiers().finally(() => (tiersInFlight = undefined))),
   });
@@ -212,6 +217,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const disposers: (() => void)[] = [];
   return {
     core,
+    logFile,
     router,
     endpoint,
     tokenFiles: { client: clientToken.file, panel: panelToken.file },
@@ -262,6 +268,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       await images.dispose();
       await core.dispose(graceMs);
       await endpoint.close();
+      logToFile(previousSink ?? null);
     },
   };
 }

@@ -138,12 +138,21 @@ export interface ClientView {
   error: string | null;
 }
 
+/** One hunk of a change, as `diff`'s structuredPatch gives it: each line keeps its ' ', '+', '-' or '\\' mark. */
+export interface DiffHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
 export interface ClientChangePreview {
   id: ClientId;
   action: 'add' | 'remove';
   file: string;
-  /** Unified diff with the tokens masked; '' when nothing would change. */
-  diff: string;
+  /** The change's hunks with the tokens masked; none when nothing would change. */
+  diff: DiffHunk[];
   changed: boolean;
   /** Set when writing changes the file's permissions (`0644` → `0600`: it will hold the client token). */
   modeChange: { from: string; to: string } | null;

@@ -1,4 +1,5 @@
-// `sandbar run [FILE|-] [--timeout S] [--json]`: one execution through the full engine.
+// `sandbar run [FILE|-] [--timeout S] [--servers a,b] [--json]`: one execution, joined to a running instance
+// (run-bridged.ts) or run here through the run service, which refuses what every surface refuses.
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ExitReason } from '../../shared/execution.js';
@@ -70,35 +71,25 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       // One run: a warm pool would only start a container nobody uses.
       const core = await ctx.createCore({ overrides: { poolSize: 0 }, oneShot: true });
       const servers = [...new Set(opts.servers ?? [])];
-      const unknown = core.servers.unknown(servers);
-      if (unknown.length) throw new AppError('invalid_request', `Unknown MCP server: ${unknown[0]}`);
-      const stop = () => core.engine.cancel(handle.id);
       await core.start();
-      let mcp;
+      // The run service refuses what every surface refuses (code size, unknown or denied servers, ...).
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      let ticket;
       try {
-        mcp = await core.servers.prepare(servers);
+        ticket = await core.runs.start({ code, servers, ...(opts.timeout ? { timeoutSec: opts.timeout } : {}) }, { client: { name: 'cli', transport: 'cli' } }, { signal: abort.signal });
       } catch (err) {
         await core.dispose();
-        throw new AppError('runtime_failed', err instanceof Error ? err.message : String(err));
+        throw err;
       }
-      const handle = core.engine.submit(
-        {
-          code,
-          servers,
-          context: { mcp },
-          ...(opts.timeout ? { timeoutSec: opts.timeout } : {}),
-          client: { name: 'cli', transport: 'cli' },
-        },
-        { rpc: core.servers.rpcFor(servers) },
-      );
       if (!opts.json) {
         core.engine.subscribe((e) => {
-          if (e.type === 'output' && e.id === handle.id) (e.stream === 'stdout' ? process.stdout : process.stderr).write(e.data);
+          if (e.type === 'output' && e.id === ticket.id) (e.stream === 'stdout' ? process.stdout : process.stderr).write(e.data);
         });
       }
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      const result = await handle.result;
+      const { execution: result } = await ticket.result;
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       if (opts.json) {

@@ -10,7 +10,7 @@ import { bridgeStdio } from '../mcp/stdio-bridge.js';
 import { serveStdioEitherRevision } from '../mcp/stdio-endpoint.js';
 import { createModernMcpServer } from '../mcp/modern-server.js';
 import { sandbarHome } from '../settings/paths.js';
-import { heldRunsFor, mcpDeps, newConnectionId } from '../mcp/mcp-deps.js';
+import { heldRunsFor, mcpDeps, runViewDeps, newConnectionId } from '../mcp/mcp-deps.js';
 import { untilSignal } from './signals.js';
 
 interface Closable {
@@ -39,8 +39,9 @@ export async function runStdio(options: {
   await core.start();
   core.watchServers();
   // One connection, one caller: both revisions' handlers see the same credential (mcp/caller.ts).
-  const deps = mcpDeps(core, 'stdio', log, newConnectionId());
-  const held = heldRunsFor(core, log);
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const deps = mcpDeps(mcp, 'stdio', log, newConnectionId());
+  const held = heldRunsFor(mcp, log);
   const servers: Closable[] = [];
   const made = <S extends Closable>(server: S): S => (servers.push(server), server);
   const serving = serveStdioEitherRevision({

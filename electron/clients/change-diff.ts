@@ -1,6 +1,8 @@
-// The unified diff a preview shows. It goes to the panel (and over HTTP), so Sandbar's bearer token and
-// any token an old entry carried are masked; the file itself gets the real values.
-import { createTwoFilesPatch } from 'diff';
+// The change a preview shows, as hunks (diff's structuredPatch): the panel draws them as they are. They go
+// to the panel (and over HTTP), so Sandbar's bearer token and any token an old entry carried are masked;
+// the file itself gets the real values.
+import { structuredPatch } from 'diff';
+import type { DiffHunk } from '../../shared/contract.js';
 
 /** `••••` plus the last four characters, which is enough to tell two tokens apart; short secrets show nothing. */
 export function maskSecret(secret: string): string {
@@ -18,8 +20,19 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return masked;
 }
 
-/** '' when nothing changes. */
-export function changeDiff(file: string, before: string, after: string, secrets: readonly string[]): string {
-  if (before === after) return '';
-  return maskSecrets(createTwoFilesPatch(file, file, before, after, undefined, undefined, { context: 3 }), secrets);
+/** No hunks when nothing changes. */
+export function changeDiff(file: string, before: string, after: string, secrets: readonly string[]): DiffHunk[] {
+  if (before === after) return [];
+  return structuredPatch(file, file, before, after, undefined, undefined, { context: 3 }).hunks.map((h) => ({
+    oldStart: h.oldStart,
+    oldLines: h.oldLines,
+    newStart: h.newStart,
+    newLines: h.newLines,
+    lines: h.lines.map((line) => maskSecrets(line, secrets)),
+  }));
+}
+
+/** The hunks as unified-diff text (what `sandbar`'s messages and tests read). */
+export function diffText(hunks: readonly DiffHunk[]): string {
+  return hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join('\n')).join('\n');
 }

@@ -1,5 +1,6 @@
 // The control API's methods, each a few lines over the services it needs. Validation already happened
 // in the router; errors thrown here are AppErrors whose messages reach the panel as they are.
+import type { PanelRun } from './panel-runs.js';
 import type { ClientChangePreview, ClientChangeResult, ClientId, ClientView, EndpointInfo, TokenKind } from '../../shared/contract.js';
 import { AppError } from '../../shared/errors.js';
 import { HISTORY_STATUSES, isHistoryStatus, type HistoryQuery } from '../../shared/history.js';
@@ -51,8 +52,8 @@ export interface ControlServices {
   approvals: ApprovalBroker;
   /** Live `run_python` sessions; absent where none are kept. */
   sessions?: Pick<SessionRegistry, 'list' | 'close' | 'refreshMemory'>;
-  /** Runs code again as the panel (servers prepared and proxied like an MCP run). */
-  rerun(run: { code: string; servers: string[]; timeoutSec: number | null }): Promise<{ id: string }>;
+  /** Runs code again as the panel (through the run service, like an MCP run). */
+  rerun(run: PanelRun): Promise<{ id: string }>;
   /** The container command line for these limits under the current runtime and image. */
   previewFlags(limits: Limits): Promise<string[]>;
   /** Every installed runtime and isolation tier, probed with the current spec. */
@@ -95,7 +96,7 @@ export function controlMethods(s: ControlServices): MethodTable {
     'executions.rerun': async ({ id }) => {
       const run = s.history.get(id);
       if (!run) throw new AppError('invalid_request', `No execution ${id} in the history`);
-      return s.rerun({ code: run.code, servers: run.servers, timeoutSec: run.timeoutSec });
+      return s.rerun({ code: run.code, servers: run.servers, packages: run.packages?.requirements ?? [], timeoutSec: run.timeoutSec });
     },
     'live.snapshot': () => s.live.snapshot(),
     'live.setPaused': ({ paused }) => {

@@ -25,3 +25,8 @@ export function historyCheck(history: HistoryHealth): HealthCheck {
 export function settingsChecks(warnings: readonly string[]): HealthCheck[] {
   return warnings.map((detail, i) => ({ id: `settings.${i}`, label: 'Settings file', status: 'warn', detail, hint: 'Open the settings and save them again.' }));
 }
+
+/** Where the log is written (`Open logs` in the tray opens the folder). */
+export function logFileCheck(file: string): HealthCheck {
+  return { id: 'logs', label: 'Log file', status: 'ok', detail: `Writing to ${file} (rotated by size; tokens and secrets are never written)` };
+}

@@ -1,12 +1,8 @@
-// Health: is there a runtime, what is it, is the image there, and does every limit actually hold.
+// Health of the sandbox: is there a runtime, what is it, is the image there, and does every limit actually
+// hold. The backend gathers the facts (its health()); the checks, hints and `ok` are decided here alone.
 import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type HealthCheck, type HealthReport, type RuntimeReport } from '../../shared/health.js';
-import { buildCapabilities } from '../sandbox/capabilities.js';
-import { isolationOf } from '../sandbox/sandbox-spec.js';
-import { errorMessage } from '../../shared/errors.js';
-import type { ContainerSpec, Owner } from '../sandbox/backend.js';
-import type { ContainerRuntime, RuntimeInfo } from '../sandbox/cli/container-runtime.js';
-import { type ProbeFinding, type ProbeResult } from '../sandbox/probe.js';
-import { runEnforcementProbe } from '../sandbox/cli/cli-backend.js';
+import type { ContainerSpec, SandboxBackend } from '../sandbox/backend.js';
+import type { ProbeFinding, ProbeResult } from '../sandbox/probe.js';
 
 const LABELS: Record<EnforcedKey, string> = {
   memory: 'Memory limit enforced',
@@ -37,20 +33,6 @@ export function enforcementHint(key: EnforcedKey, runtime: RuntimeReport | null)
     case 'seccomp':
       return 'The runtime did not apply Sandbar\'s seccomp profile (--security-opt seccomp=...). Update the container runtime; a remote Podman or Docker must be able to read the profile file.';
   }
-}
-
-export function toRuntimeReport(info: RuntimeInfo): RuntimeReport {
-  return {
-    name: info.name,
-    path: info.path,
-    version: info.version,
-    rootless: info.rootless,
-    cgroupVersion: info.cgroupVersion,
-    ociRuntime: info.ociRuntime,
-    storageDriver: info.storageDriver,
-    ...(info.ociRuntimeNote ? { ociRuntimeNote: info.ociRuntimeNote } : {}),
-    availableOciRuntimes: info.availableOciRuntimes,
-  };
 }
 
 /** Pure: assembles the report from what was found. */
@@ -148,29 +130,8 @@ function seccompCheck(mode: 'sandbar' | 'runtime-default', finding: ProbeFinding
     : { ...base, status: 'fail', detail: `seccomp: Sandbar profile requested but not in force. ${finding.detail}`, hint: enforcementHint('seccomp', runtime) };
 }
 
-export async function collectHealth(
-  runtime: ContainerRuntime,
-  owner: Owner,
-  spec: ContainerSpec,
-  options: { probe: boolean },
-): Promise<HealthReport> {
-  let info: RuntimeInfo;
-  try {
-    info = await runtime.resolve();
-  } catch (err) {
-    const seccomp = spec.seccompProfile ? 'sandbar' : 'runtime-default';
-    return buildHealthReport({ runtime: null, runtimeError: errorMessage(err), image: { name: spec.image, present: false }, probe: null, seccomp });
-  }
-  const present = await runtime.imageExists(spec.image).catch(() => false);
-  const probe = options.probe && present ? await runEnforcementProbe(runtime, owner, spec) : null;
-  // The probe may have switched OCI runtime (crun fallback): report what is in force now.
-  const report = toRuntimeReport(runtime.current() ?? info);
-  const seccomp = spec.seccompProfile ? 'sandbar' : 'runtime-default';
-  const capabilities = buildCapabilities({
-    backend: report.name,
-    isolation: isolationOf(spec.ociRuntime ?? report.ociRuntime),
-    rootless: report.rootless,
-    probe,
-  });
-  return buildHealthReport({ runtime: report, image: { name: spec.image, present }, probe, seccomp, capabilities });
+/** The report for the backend in use (or any backend: the tier matrix probes each installed one). */
+export async function collectHealth(backend: Pick<SandboxBackend, 'health'>, spec: ContainerSpec, options: { probe: boolean }): Promise<HealthReport> {
+  const facts = await backend.health(spec, options);
+  return buildHealthReport({ ...facts, seccomp: spec.seccompProfile ? 'sandbar' : 'runtime-default' });
 }

@@ -36,9 +36,10 @@ export function serversCheck(servers: readonly ServerView[]): HealthCheck {
   return { ...base, status: 'warn', detail: `${detail} Crashed: ${which}`, hint: 'Open the Servers view to see the error and restart the server.' };
 }
 
-export function packagesCheck(state: { index: string; usage: { layers: number; bytes: number; capBytes: number } | null; lastProblem: string | null; available: boolean }): HealthCheck {
+/** `unavailableOn`: the backend's name when it cannot mount package layers. */
+export function packagesCheck(state: { index: string; usage: { layers: number; bytes: number; capBytes: number } | null; lastProblem: string | null; unavailableOn?: string }): HealthCheck {
   const base = { id: 'packages', label: 'Packages' };
-  if (!state.available) return { ...base, status: 'ok', detail: 'Not available with the Kubernetes runtime: bake packages into the image.' };
+  if (state.unavailableOn) return { ...base, status: 'ok', detail: `Not available with the ${state.unavailableOn} runtime: bake packages into the image.` };
   const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
   const cache = state.usage ? `${state.usage.layers} layer${state.usage.layers === 1 ? '' : 's'}, ${mb(state.usage.bytes)} of ${mb(state.usage.capBytes)}` : 'empty';
   const detail = `Index ${state.index}; cache ${cache}.`;

@@ -8,20 +8,18 @@
 import { inputRequired, ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalDecision, PendingApproval } from '../../shared/approvals.js';
-import type { ExecutionResult } from '../../shared/execution.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
-import { callKey, type ApprovalChannel } from '../proxy/approval-broker.js';
-import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
+import { callKey } from '../proxy/approval-broker.js';
+import type { ApprovalAsk, RunResult, RunTicket } from '../runs/ports.js';
 import { approvalElicitation, decisionFromElicitation } from './approval-question.js';
 import type { RequestStateSigner } from './request-state.js';
 import { progressValues, reportProgress, type RunHold, type RunPythonDeps, type ToolCallExtra } from './run-python-handler.js';
-import { runToolResult } from './tool-result.js';
 
 export interface HeldRunsOptions {
-  engine: Engine;
+  /** The runs' events (progress) and the question each waits on. */
+  runs: Pick<RunPythonDeps['runs'], 'events' | 'pendingApproval'>;
   settings: () => Settings;
-  approvals: NonNullable<RunPythonDeps['approvals']>;
   signer: RequestStateSigner;
   log: Logger;
 }
@@ -35,11 +33,10 @@ interface HeldRun {
   id: string;
   credential: string;
   args: string;
-  servers: readonly string[];
-  /** What the first request's handler adds to the finished result (a session's line and info). */
-  finish: (result: CallToolResult) => CallToolResult;
+  /** The first request's handler's shape of the finished run (with its session's line and info). */
+  shape: (result: RunResult) => CallToolResult;
   abort: AbortController;
-  result?: ExecutionResult;
+  result?: RunResult;
   failure?: unknown;
   /** Questions open for this client, by approval id; answered ones leave (by any channel). */
   questions: Map<string, Question>;
@@ -65,10 +62,12 @@ export class HeldRuns {
   /** For a first call from a client that declared elicitation: what handleRunPython hands its run to. */
   hold(credential: string, args: Record<string, unknown> | undefined): RunHold<InputRequiredResult> {
     const abort = new AbortController();
+    // The run's id is known once it started; its questions come only after that.
+    const run: HeldRun = { id: '', credential, args: argsHash(args), shape: () => ({ content: [] }), abort, questions: new Map(), wakers: new Set() };
     return {
       signal: abort.signal,
-      attach: (handle, servers, extra, finish) =>
-        this.attach({ id: handle.id, credential, args: argsHash(args), servers, finish, abort, questions: new Map(), wakers: new Set() }, handle, extra),
+      ask: this.channel(run),
+      attach: (ticket, extra, shape) => this.attach(Object.assign(run, { id: ticket.id, shape }), ticket, extra),
     };
   }
 
@@ -92,17 +91,16 @@ export class HeldRuns {
     return this.wait(run, extra);
   }
 
-  private attach(run: HeldRun, handle: ExecutionHandle, extra: ToolCallExtra): Promise<RunAnswer> {
+  private attach(run: HeldRun, ticket: RunTicket, extra: ToolCallExtra): Promise<RunAnswer> {
     this.runs.set(run.id, run);
-    this.options.approvals.addChannel(run.id, this.channel(run));
-    handle.result.then(
+    ticket.result.then(
       (result) => this.finished(run, { result }),
       (failure: unknown) => this.finished(run, { failure }),
     );
     return this.wait(run, extra);
   }
 
-  private finished(run: HeldRun, outcome: { result?: ExecutionResult; failure?: unknown }): void {
+  private finished(run: HeldRun, outcome: { result?: RunResult; failure?: unknown }): void {
     Object.assign(run, outcome);
     if (run.wakers.size > 0) return wakeAll(run);
     // Nobody is waiting right now: keep the result for a retry still on its way, as long as its state lives.
@@ -116,7 +114,7 @@ export class HeldRuns {
   }
 
   /** Another place the approval broker asks: the question goes to the client with the next answer to a call. */
-  private channel(run: HeldRun): ApprovalChannel {
+  private channel(run: HeldRun): ApprovalAsk {
     return (approval, signal) =>
       new Promise((resolve) => {
         const done = (decision: ApprovalDecision | null) => {
@@ -137,8 +135,7 @@ export class HeldRuns {
       // The client gave up on the call it is waiting on: the run goes with it.
       const onAbort = () => run.abort.abort();
       extra.signal.addEventListener('abort', onAbort, { once: true });
-      const waiting = () => this.options.approvals.pending().find((a) => a.runId === run.id);
-      const stopProgress = reportProgress(this.options.engine, run.id, extra, this.options.log, progressValues(), waiting);
+      const stopProgress = reportProgress(this.options.runs.events, run.id, extra, this.options.log, progressValues(), () => this.options.runs.pendingApproval(run.id));
       let waker: (() => void) | undefined;
       try {
         await new Promise<void>((resolve) => {
@@ -158,7 +155,7 @@ export class HeldRuns {
     }
     if (run.result !== undefined) {
       this.forget(run);
-      return run.finish(runToolResult(run.result, run.servers, this.options.settings().outputMode));
+      return run.shape(run.result);
     }
     const questions = [...run.questions.values()];
     return inputRequired({

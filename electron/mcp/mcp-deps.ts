@@ -1,41 +1,43 @@
-// What the MCP server needs from the core, shared by `sandbar stdio` and the HTTP listener (serve, desktop).
+// What the MCP server is made of, shared by `sandbar stdio` and the HTTP listener (serve, desktop): the run
+// service, the settings and the runs' artifacts. The composition (sandbar-app.ts, cli/stdio-run.ts) hands
+// them in; nothing here knows the core.
 import { randomUUID } from 'node:crypto';
-import type { SandbarCore } from '../core.js';
+import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { McpServerDeps } from './server-factory.js';
+import type { ArtifactStore } from './artifact-resource.js';
 import { packageInfo } from '../package-info.js';
 import { HeldRuns } from './held-runs.js';
 import { RequestStateSigner } from './request-state.js';
+import type { RunPythonDeps } from './run-python-handler.js';
 import { RunViewRuns } from './run-view-runs.js';
 import type { RunViewDeps } from './run-view-tools.js';
+import type { Engine } from '../sandbox/engine.js';
+import type { ApprovalBroker } from '../proxy/approval-broker.js';
 
-/** The run view's runs, one set per instance (every HTTP session's server and both revisions share it). */
-const runViews = new WeakMap<SandbarCore, RunViewDeps>();
-
-function runViewFor(core: SandbarCore): RunViewDeps {
-  let deps = runViews.get(core);
-  if (!deps) {
-    const broker = core.approvals.broker;
-    deps = { runs: new RunViewRuns(core.engine), pending: () => broker.list(), decide: (id, decision, by) => broker.decide(id, decision, by) };
-    runViews.set(core, deps);
-  }
-  return deps;
+/** The run view's runs and the questions it may answer: one per instance (every HTTP session's server and both revisions share it). */
+export function runViewDeps(engine: Pick<Engine, 'subscribe' | 'snapshot'>, broker: Pick<ApprovalBroker, 'list' | 'decide'>): RunViewDeps {
+  return { runs: new RunViewRuns(engine), pending: () => broker.list(), decide: (id, decision, by) => broker.decide(id, decision, by) };
 }
 
-export function mcpDeps(core: SandbarCore, transport: 'stdio' | 'http', log: Logger, connection?: string): McpServerDeps {
+export interface McpParts {
+  runs: RunPythonDeps['runs'];
+  settings: () => Settings;
+  artifacts: ArtifactStore;
+  /** The MCP App's view of runs (absent: no app-only tools). */
+  runView?: RunViewDeps;
+}
+
+export function mcpDeps(parts: McpParts, transport: 'stdio' | 'http', log: Logger, connection?: string): McpServerDeps {
   return {
-    engine: core.engine,
-    settings: () => core.settings,
-    servers: core.servers,
-    packages: core.packages,
-    approvals: { pending: () => core.approvals.broker.list(), addChannel: core.approvals.addChannel },
+    runs: parts.runs,
+    settings: parts.settings,
     log,
     version: packageInfo().version,
     transport,
-    artifacts: core.history,
+    artifacts: parts.artifacts,
     ...(connection ? { connection } : {}),
-    sessions: core.sessions,
-    runView: runViewFor(core),
+    ...(parts.runView ? { runView: parts.runView } : {}),
   };
 }
 
@@ -47,13 +49,7 @@ export const newConnectionId = (): string => randomUUID();
  * states are signed with (in memory only: a restart ends every held run, so no state outlives it).
  * States last as long as an approval may wait.
  */
-export function heldRunsFor(core: SandbarCore, log: Logger): HeldRuns {
-  const signer = new RequestStateSigner({ ttlMs: () => core.settings.approvalTimeoutSec * 1000 });
-  return new HeldRuns({
-    engine: core.engine,
-    settings: () => core.settings,
-    approvals: { pending: () => core.approvals.broker.list(), addChannel: core.approvals.addChannel },
-    signer,
-    log,
-  });
+export function heldRunsFor(parts: McpParts, log: Logger): HeldRuns {
+  const signer = new RequestStateSigner({ ttlMs: () => parts.settings().approvalTimeoutSec * 1000 });
+  return new HeldRuns({ runs: parts.runs, settings: parts.settings, signer, log });
 }

@@ -89,7 +89,7 @@ export function createModernMcpServer(deps: ModernServerDeps): Server {
     }
     // The client's capabilities come with each request on this revision.
     const canElicit = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation !== undefined;
-    const hold = canElicit && deps.held && deps.approvals ? deps.held.hold(credential, args) : undefined;
+    const hold = canElicit && deps.held ? deps.held.hold(credential, args) : undefined;
     const onSubmitted = deps.runView ? (runId: string) => deps.runView?.runs.track(runId, credential, args) : undefined;
     return handleRunPython(args, extra, client, deps, { credential, ...(hold ? { hold } : {}), ...(onSubmitted ? { onSubmitted } : {}) });
   });

@@ -2,9 +2,12 @@
 // Python's jsonschema ("'code' is a required property", "0 is less than the minimum of 1"), since
 // agents and prompts have learnt to read them.
 import { MAX_PACKAGES, parseRequirement } from '../../shared/packages.js';
+import type { RunRequest } from '../runs/ports.js';
+import { codeSizeRefusal } from '../runs/run-refusal.js';
 
+/** A usable call is a run request as it is: a new argument passes through to the run service untouched. */
 export type ArgsCheck =
-  | { ok: true; code: string; servers: string[]; packages: string[]; timeout: number | undefined; session: string | undefined }
+  | { ok: true; request: RunRequest }
   /** A schema violation: an error result with no structured content, as the SDK layer gave. */
   | { ok: false; kind: 'schema'; message: string }
   /** Passed the schema but unusable: a `validation_error` status result. */
@@ -56,13 +59,14 @@ export function checkRunPythonArgs(args: Record<string, unknown> | undefined, li
     timeout = t;
   }
   if (a.code.trim() === '') return { ok: false, kind: 'validation', message: "Missing 'code' argument" };
-  const bytes = Buffer.byteLength(a.code);
-  if (bytes > limits.maxCodeBytes) {
-    return {
-      ok: false,
-      kind: 'validation',
-      message: `Code is ${Math.ceil(bytes / 1024)} KiB; the limit is ${Math.floor(limits.maxCodeBytes / 1024)} KiB. Send a shorter script.`,
-    };
-  }
-  return { ok: true, code: a.code, servers: (a.servers as string[] | undefined) ?? [], packages: (a.packages as string[] | undefined) ?? [], timeout, session: a.session as string | undefined };
+  const tooLarge = codeSizeRefusal(a.code, limits.maxCodeBytes);
+  if (tooLarge) return { ok: false, kind: 'validation', message: tooLarge };
+  const request: RunRequest = {
+    code: a.code,
+    servers: (a.servers as string[] | undefined) ?? [],
+    packages: (a.packages as string[] | undefined) ?? [],
+    ...(timeout !== undefined ? { timeoutSec: timeout } : {}),
+    ...(a.session !== undefined ? { session: a.session as string } : {}),
+  };
+  return { ok: true, request };
 }

@@ -1,17 +1,16 @@
-// Handles one `run_python` call: validate, refuse unknown servers, run through the engine with progress
-// notifications and cancellation, and shape the result [compat].
+// Handles one `run_python` call: arguments → runs.start → progress → result shape [compat]. Everything
+// about the run itself (refusals, sessions, servers, packages, approvals) is the run service's.
 import { ElicitResultSchema, type CallToolResult, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { PendingApproval } from '../../shared/approvals.js';
 import type { ClientInfo } from '../../shared/execution.js';
-import type { ApprovalChannel } from '../proxy/approval-broker.js';
 import { errorMessage } from '../../shared/errors.js';
-import type { Settings } from '../../shared/settings.js';
+import type { OutputMode, Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
-import type { Engine, ExecutionHandle } from '../sandbox/engine.js';
-import type { SessionCall, SessionRegistry } from '../sessions/session-registry.js';
-import { submitWithServers, type PackageProvider, type ServerCatalog } from '../proxy/submit-with-servers.js';
+import type { ApprovalAsk, RunEvents, RunResult, RunTicket } from '../runs/ports.js';
+import { RunRefused } from '../runs/run-refusal.js';
+import type { RunService } from '../runs/run-service.js';
 import { approvalElicitation, decisionFromElicitation } from './approval-question.js';
 import { checkRunPythonArgs } from './run-python-args.js';
 import { withSession } from './session-result.js';
@@ -23,7 +22,7 @@ export type ToolCallExtra = Pick<RequestHandlerExtra<ServerRequest, ServerNotifi
 /**
  * Who is calling, beyond the client's self-reported name: `credential` is the same for both revisions
  * (`client-token:<fingerprint>` over HTTP, `stdio:<connection>` over stdio), never a protocol session.
- * `hold` (2026-07-28 with elicitation) takes over once the run is submitted: the run may outlive this
+ * `hold` (2026-07-28 with elicitation) takes over once the run has started: the run may outlive this
  * request, which can end early with a question (held-runs.ts).
  */
 export interface CallerOptions<Held = never> {
@@ -37,28 +36,26 @@ export interface CallerOptions<Held = never> {
 export interface RunHold<Held> {
   /** Cancels the run instead of the request's signal. */
   signal: AbortSignal;
-  /** `finish` adds what the handler adds to a finished run's result (its session), whichever request delivers it. */
-  attach(handle: ExecutionHandle, servers: readonly string[], extra: ToolCallExtra, finish: (result: CallToolResult) => CallToolResult): Promise<CallToolResult | Held>;
+  /** Where the held run's questions go (to the client with the next answer to a call). */
+  ask: ApprovalAsk;
+  /** `shape` turns the run's result into the call's, whichever request delivers it. */
+  attach(ticket: RunTicket, extra: ToolCallExtra, shape: (result: RunResult) => CallToolResult): Promise<CallToolResult | Held>;
 }
 
 export interface RunPythonDeps {
-  engine: Engine;
+  runs: Pick<RunService, 'start' | 'pendingApproval' | 'events'>;
   /** Read on every call: limit and output-mode changes apply without a restart. */
   settings: () => Settings;
-  servers: ServerCatalog;
-  /** Absent where packages cannot be installed (a Kubernetes runtime). */
-  packages?: PackageProvider;
-  /** Questions about this run's tool calls: what waits now, and the calling client as a place to ask. */
-  approvals?: {
-    pending(): readonly PendingApproval[];
-    addChannel(runId: string, channel: ApprovalChannel): void;
-  };
   log: Logger;
-  /** Stateful sessions (`session`); absent where none can be kept (a one-shot command). */
-  sessions?: SessionRegistry;
 }
 
 const PROGRESS_INTERVAL_MS = 1000;
+
+/** A finished run as the call's result: the reference's shape, and its session's line and info. */
+export function shapeRun(result: RunResult, servers: readonly string[], mode: OutputMode): CallToolResult {
+  const shaped = runToolResult(result.execution, servers, mode);
+  return result.session ? withSession(shaped, result.session) : shaped;
+}
 
 export async function handleRunPython<Held = never>(
   args: Record<string, unknown> | undefined,
@@ -73,50 +70,26 @@ export async function handleRunPython<Held = never>(
   if (!check.ok) {
     return check.kind === 'schema' ? inputErrorResult(check.message) : toolResult(refusalPayload('validation_error', check.message), mode);
   }
-  let open: Extract<SessionCall, { ok: true }> | undefined;
-  if (check.session !== undefined) {
-    const session: SessionCall = deps.sessions
-      ? deps.sessions.begin({ key: caller.credential ?? 'stdio:unknown', client: { name: client.name, version: client.version ?? null } }, check.session)
-      : { ok: false, message: 'session is not available here: this Sandbar runs one call and exits. Run without session.' };
-    if (!session.ok) return toolResult(refusalPayload('error', session.message, check.servers), mode);
-    open = session;
-  }
+  const { request } = check;
+  // As the caller named them (the result echoes them so); the run service loads each once.
+  const servers = [...(request.servers ?? [])];
   const next = progressValues();
   // Installing packages can take a while the first time: say so, so the client knows the call is alive.
   const token = extra._meta?.progressToken;
-  if (check.packages.length > 0 && token !== undefined) {
-    const message = `preparing packages: ${check.packages.join(', ')}`;
+  if (request.packages?.length && token !== undefined) {
+    const message = `preparing packages: ${request.packages.join(', ')}`;
     extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next(0), message } }).catch(() => {});
   }
+  const ask = caller.hold?.ask ?? (caller.canElicit ? elicitationChannel(extra) : undefined);
   try {
-    const submitted = await submitWithServers(
-      deps,
-      {
-        code: check.code,
-        servers: check.servers,
-        packages: check.packages,
-        client,
-        ...(check.timeout !== undefined ? { timeoutSec: check.timeout } : {}),
-        ...(open ? { session: { id: open.id, call: open.call } } : {}),
-      },
-      { signal: caller.hold?.signal ?? extra.signal, ...(open ? { session: open.binding } : {}) },
-    );
-    if (!submitted.ok) {
-      open?.abandon();
-      return toolResult(refusalPayload('error', submitted.message, check.servers), mode);
-    }
-    const handle = submitted.handle;
-    open?.attach(handle.id);
-    caller.onSubmitted?.(handle.id);
-    if (caller.canElicit && deps.approvals) deps.approvals.addChannel(handle.id, elicitationChannel(extra));
-    const finish = (shaped: CallToolResult) => (open && deps.sessions ? withSession(shaped, deps.sessions.resultInfo(open.id)) : shaped);
-    if (caller.hold) return await caller.hold.attach(handle, check.servers, extra, finish);
-    const waiting = () => deps.approvals?.pending().find((a) => a.runId === handle.id);
-    const stopProgress = reportProgress(deps.engine, handle.id, extra, deps.log, next, waiting);
-    const result = await handle.result.finally(stopProgress);
-    return finish(runToolResult(result, check.servers, mode));
+    const ticket = await deps.runs.start(request, { client, ...(caller.credential ? { credential: caller.credential } : {}) }, { signal: caller.hold?.signal ?? extra.signal, ...(ask ? { ask } : {}) });
+    caller.onSubmitted?.(ticket.id);
+    const shape = (result: RunResult) => shapeRun(result, servers, mode);
+    if (caller.hold) return await caller.hold.attach(ticket, extra, shape);
+    const stopProgress = reportProgress(deps.runs.events, ticket.id, extra, deps.log, next, () => deps.runs.pendingApproval(ticket.id));
+    return shape(await ticket.result.finally(stopProgress));
   } catch (err) {
-    open?.abandon();
+    if (err instanceof RunRefused) return toolResult(refusalPayload(err.kind === 'validation' ? 'validation_error' : 'error', err.message, servers), mode);
     deps.log.error(`run_python failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return toolResult({ status: 'error', summary: 'Unexpected failure', error: errorMessage(err) }, mode);
   }
@@ -128,7 +101,7 @@ export async function handleRunPython<Held = never>(
  * says (queued and started at the same instant, a clock step backwards).
  */
 export function reportProgress(
-  engine: Engine,
+  engine: RunEvents,
   id: string,
   extra: ToolCallExtra,
   log: Logger,
@@ -180,7 +153,7 @@ export function progressValues(): (value: number) => number {
 }
 
 /** Asks the calling client (MCP elicitation) about one of its run's tool calls; a decline is a no. */
-function elicitationChannel(extra: ToolCallExtra): ApprovalChannel {
+function elicitationChannel(extra: ToolCallExtra): ApprovalAsk {
   return async (approval, signal) => {
     const result = await extra.sendRequest({ method: 'elicitation/create', params: approvalElicitation(approval) }, ElicitResultSchema, {
       signal,

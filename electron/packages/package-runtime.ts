@@ -5,8 +5,7 @@ import type { Limits } from '../../shared/limits.js';
 import { sandboxSpecOf, type SandboxSpec } from '../sandbox/sandbox-spec.js';
 import type { Owner } from '../sandbox/backend.js';
 import type { ContainerRuntime } from '../sandbox/cli/container-runtime.js';
-import { dockerArgs } from '../sandbox/cli/docker-args.js';
-import { podmanArgs } from '../sandbox/cli/podman-args.js';
+import { argsFor } from '../sandbox/cli/container-args.js';
 import type { PackageRuntime } from './package-manager.js';
 
 export interface HelperHardening {
@@ -21,7 +20,7 @@ export async function packageRuntimeOf(runtime: ContainerRuntime, hardening: Hel
   const ociRuntime = hardening.ociRuntime ?? info.ociRuntimeOverride;
   return {
     path: info.path,
-    argsOf: (spec: SandboxSpec) => (info.name === 'podman' ? podmanArgs(spec) : dockerArgs(spec)),
+    argsOf: (spec: SandboxSpec) => argsFor(info.name, spec),
     kill: (name) => runtime.killAndRemove([name]),
     baseSpec: (image) => {
       const { name: _name, command: _command, ...base } = sandboxSpecOf(hardening.limits, {

@@ -1,7 +1,7 @@
 // The one interface every sandbox backend implements (Podman and Docker through their CLI, Kubernetes
 // through its API). The engine, the pool, the reaper and health talk to this, never to a CLI.
 import type { PoolState } from '../../shared/execution.js';
-import type { CapabilityMatrix, LimitState } from '../../shared/health.js';
+import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type LimitState, type RuntimeReport } from '../../shared/health.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Limits } from '../../shared/limits.js';
@@ -85,8 +85,58 @@ export type { LimitState };
 /** Probed, never declared (see capabilities.ts). */
 export type BackendCapabilities = CapabilityMatrix;
 
+/** Whether a backend can enforce one limit at all, whatever the host (a probe still proves it). */
+export type LimitSupport = { enforced: true } | { enforced: false; reason: string };
+
+/**
+ * What a backend can do, declared by the backend itself: callers read this, never its name or class, so a
+ * new backend touches its own files only. Checkpoints, folders and egress exist on no backend yet.
+ */
+export interface BackendFeatures {
+  /** How messages name it ("Podman", "Docker", "Kubernetes"). */
+  label: string;
+  /** Freezes a sandbox between calls and thaws it (sessions need it). */
+  pause: boolean;
+  /** Mounts this machine's package layers read-only (`packages`). */
+  packages: boolean;
+  /** Checkpoints a sandbox and restores it later. */
+  checkpoints: boolean;
+  /** Mounts a folder of the user's into a sandbox. */
+  folders: boolean;
+  /** Lets a sandbox reach allowed hosts through Sandbar's egress proxy. */
+  egress: boolean;
+  /** A runtime-side cap on a sandbox's lifetime that holds even if Sandbar dies. */
+  lifetimeBackstop: boolean;
+  /** The limits it enforces; one it cannot says why (shown amber in health, never as a pass). */
+  limits: Record<EnforcedKey, LimitSupport>;
+}
+
+/** Every limit enforced: what a backend declares unless it knows better. */
+export function allLimitsEnforced(except: Partial<Record<EnforcedKey, string>> = {}): Record<EnforcedKey, LimitSupport> {
+  return Object.fromEntries(ENFORCED_KEYS.map((k) => [k, except[k] ? { enforced: false, reason: except[k] } : { enforced: true }])) as Record<EnforcedKey, LimitSupport>;
+}
+
+/** What a backend found out about itself for health; health/ turns it into checks. */
+export interface BackendHealth {
+  /** Null when the backend cannot be reached (`runtimeError` says why). */
+  runtime: RuntimeReport | null;
+  runtimeError?: string;
+  image: { name: string; present: boolean };
+  /** Null when not asked for, or when it could not run (the image is missing). */
+  probe: ProbeResult | null;
+  capabilities?: CapabilityMatrix;
+}
+
 export interface SandboxBackend {
   readonly kind: BackendKind;
+  /** The instance whose labels this backend puts on what it makes (the reaper spares them). */
+  readonly owner: Owner;
+  /** What it supports (read on every use: a CLI backend learns whether it is Podman or Docker). */
+  readonly features: BackendFeatures;
+  /** Runtime, image, probe and capability matrix, for the health report. */
+  health(spec: ContainerSpec, options: { probe: boolean }): Promise<BackendHealth>;
+  /** Cheap, for a timer: can the backend be reached, and is the image there? */
+  quickHealth(image: string): Promise<{ runtime: boolean; image: boolean }>;
   /** Probed on this machine with this spec, never declared; cached until the spec or backend changes. */
   capabilities(spec: ContainerSpec): Promise<BackendCapabilities>;
   /** Starts a sandbox, boots the agent and attaches our frame channel. `warm`: made ahead of need. */

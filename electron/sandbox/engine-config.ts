@@ -1,8 +1,9 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
 import { clampTimeout, type Limits } from '../../shared/limits.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
-import type { ContainerSpec, Owner } from './backend.js';
+import type { ContainerSpec } from './backend.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
@@ -14,6 +15,8 @@ export interface SubmitOptions {
   signal?: AbortSignal | undefined;
   rpc?: RpcHandler;
   session?: SessionBinding;
+  /** Runs admitted elsewhere that will join the queue (runs installing packages) count toward queueLimit. */
+  alsoWaiting?: number;
 }
 
 export interface ExecutionHandle {
@@ -77,6 +80,24 @@ export function busyMessage(queued: number, limit: number): string {
 }
 
 /**
+ * Why the engine would turn a run away now, or null: shutting down, paused, or busy. Busy counts the queue
+ * plus `alsoWaiting` (runs admitted elsewhere that will join it), less the free slots they will take: the
+ * same rule as "all slots taken and the queue at its limit" when nothing waits elsewhere.
+ */
+export function admissionRefusal(
+  state: { stopped: boolean; paused: boolean; queued: number; running: number },
+  config: Pick<EngineConfig, 'concurrency' | 'queueLimit'>,
+  alsoWaiting = 0,
+): string | null {
+  if (state.stopped) return 'Sandbar is shutting down; the run was not started';
+  if (state.paused) return PAUSED_MESSAGE;
+  const limit = config.queueLimit ?? Infinity;
+  const ahead = state.queued + alsoWaiting;
+  const free = Math.max(0, config.concurrency - state.running);
+  return ahead - free >= limit ? busyMessage(ahead, limit) : null;
+}
+
+/**
  * How a session's call runs in the engine (the session registry provides it): its sandbox, or none yet on
  * the opening call (the engine takes a warm one from the pool and hands it over with `opened`).
  */
@@ -97,9 +118,6 @@ export interface SessionBinding {
 
 export interface EngineOptions {
   rpc?: RpcHandler;
-  owner?: Owner;
-  /** Python modules delivered to every agent at boot; by default the sandbox-side MCP runtime. */
-  bootModules?: () => Record<string, string>;
   /** How long an idle pooled container lives before it is replaced. */
   poolMaxIdleMs?: number;
   /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
@@ -127,3 +145,23 @@ export function containerSpecOf(config: EngineConfig, inUse: readonly string[] =
     ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
   };
 }
+
+/** The engine's configuration from resolved settings. */
+export function engineConfigOf(settings: Settings): EngineConfig {
+  return {
+    limits: settings.limits,
+    image: settings.image,
+    poolSize: settings.poolSize,
+    concurrency: settings.concurrency,
+    seccomp: settings.seccomp,
+    ociRuntime: settings.ociRuntime,
+    queueLimit: settings.queueLimit,
+    maxToolCallsInFlight: settings.maxToolCallsInFlight,
+    preload: settings.preload,
+    sessionMaxSec: settings.sessionMaxSec,
+    maxHeldSec: settings.approvalTimeoutSec,
+    artifactCaps: { imageCapBytes: settings.imageCapBytes, maxFiles: settings.artifactMaxFiles, maxBytes: settings.artifactMaxBytes },
+  };
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = engineConfigOf(DEFAULT_SETTINGS);

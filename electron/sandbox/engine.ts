@@ -4,10 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { Limits } from '../../shared/limits.js';
-import { agentBootModules } from './agent/bootstrap.js';
-import { type SandboxBackend, newOwner, type ContainerSpec, type Owner } from './backend.js';
-import { CliBackend, isSandboxBackend } from './cli/cli-backend.js';
-import type { ContainerRuntime } from './cli/container-runtime.js';
+import type { SandboxBackend, ContainerSpec, Owner } from './backend.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './run/execution.js';
 import { notRunResult } from './run/exit-classifier.js';
 import { reapOrphans } from './reaper.js';
@@ -17,6 +14,7 @@ import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import {
+  admissionRefusal,
   busyMessage,
   containerSpecOf,
   summaryOf,
@@ -67,15 +65,15 @@ export class Engine {
   private readonly preloadUsage = new PreloadUsage();
 
   constructor(
-    runtime: ContainerRuntime | SandboxBackend,
+    backend: SandboxBackend,
     config: EngineConfig,
     private readonly options: EngineOptions = {},
   ) {
     this.config = config;
-    this.owner = options.owner ?? newOwner();
+    // The backend labels what it makes with its owner; the reaper must spare exactly those.
+    this.owner = backend.owner;
     this.creator = new ImageAwareCreator(options, (container, backend) => this.madeBy.set(container, backend));
-    // A bare ContainerRuntime (the CLI backends) is wrapped here, so existing callers need no change.
-    this.backendInUse = isSandboxBackend(runtime) ? runtime : new CliBackend(runtime, this.owner, options.bootModules ?? agentBootModules);
+    this.backendInUse = backend;
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
@@ -175,6 +173,14 @@ export class Engine {
     };
   }
 
+  /**
+   * Why a run submitted now would be turned away (busy, paused, shutting down), or null. `alsoWaiting`:
+   * runs admitted elsewhere that will join the queue (runs installing packages) count toward the limit.
+   */
+  refusal(alsoWaiting = 0): string | null {
+    return admissionRefusal({ stopped: this.stopped, paused: this.pausedFlag, queued: this.queue.length, running: this.running.size }, this.config, alsoWaiting);
+  }
+
   /** `session`: a call of a session (its sandbox is kept, paused, between calls; see sessions/). */
   submit(request: ExecutionRequest, options: SubmitOptions = {}): ExecutionHandle {
     const id = randomUUID();
@@ -198,15 +204,11 @@ export class Engine {
       else options.signal.addEventListener('abort', () => this.cancel(id), { once: true });
     }
     // Checked before the job joins the queue, so a flood of requests can never grow it past the limit.
-    const limit = this.config.queueLimit ?? Infinity;
-    const busy = !this.stopped && !this.pausedFlag && this.running.size >= this.config.concurrency && this.queue.length >= limit;
-    const queuedAhead = this.queue.length;
+    const refused = this.refusal(options.alsoWaiting);
     this.queue.push(job);
     this.emit({ type: 'queued', execution: summary, position: this.queue.length - 1 + this.running.size });
     if (refusal) this.finish(job, notRunResult(job.summary, job.limits, refusal.exitReason, refusal.message));
-    else if (busy) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', busyMessage(queuedAhead, limit)));
-    else if (this.stopped) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', 'Sandbar is shutting down; the run was not started'));
-    else if (this.pausedFlag) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', PAUSED_MESSAGE));
+    else if (refused !== null) this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', refused));
     else this.pump();
     return { id, result };
   }

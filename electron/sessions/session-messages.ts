@@ -50,7 +50,7 @@ export function capMessage(max: number, yours: { id: string; calls: number; idle
 }
 
 export function unsupportedMessage(backend: string): string {
-  return `session is not available with the ${backend} runtime: sessions pause their sandbox between calls, and ${backend} cannot pause a pod. Run without session, or use Podman or Docker.`;
+  return `session is not available with the ${backend} runtime: sessions pause their sandbox between calls, and ${backend} cannot pause one. Run without session, or use a runtime that can (Podman or Docker).`;
 }
 
 /** A call ended the session it ran in: the detail kept for the next call (the result says it too). */

@@ -17,6 +17,8 @@ export interface TrayView {
 export interface TrayActions {
   openPanel(): void;
   copyText(text: string): void;
+  /** Opens the folder of the log file (the Electron edge: shell.openPath). */
+  openLogs(): void;
   quit(): void;
 }
 
@@ -64,6 +66,7 @@ export class TrayController {
     try {
       if (action === 'open') this.deps.actions.openPanel();
       else if (action === 'quit') this.deps.actions.quit();
+      else if (action === 'openLogs') this.deps.actions.openLogs();
       else if (action === 'copyEndpoint') await this.copyEndpoint();
       else if (action === 'togglePause') await this.togglePause();
       else await this.decide(action);

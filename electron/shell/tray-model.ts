@@ -27,7 +27,7 @@ export interface TrayInput {
 }
 
 /** A shell action, or an answer to one waiting question. */
-export type TrayAction = 'open' | 'copyEndpoint' | 'togglePause' | 'quit' | TrayDecision;
+export type TrayAction = 'open' | 'copyEndpoint' | 'togglePause' | 'openLogs' | 'quit' | TrayDecision;
 
 export type TrayMenuItem =
   | { type: 'action'; action: TrayAction; label: string; enabled: boolean }
@@ -97,6 +97,8 @@ export function trayMenu(input: TrayInput): TrayMenuItem[] {
     { type: 'separator' },
     { type: 'action', action: 'copyEndpoint', label: 'Copy endpoint URL', enabled: input.endpointUrl !== null },
     { type: 'action', action: 'togglePause', label: paused ? 'Resume new runs' : 'Pause new runs', enabled: input.live !== null },
+    // The log a tray app started at login writes ($SANDBAR_HOME/logs): where to look when something went wrong.
+    { type: 'action', action: 'openLogs', label: 'Open logs', enabled: true },
     { type: 'separator' },
     { type: 'action', action: 'quit', label: 'Quit Sandbar', enabled: true },
   ];

@@ -1,5 +1,7 @@
-// A pure parser for text/event-stream (the WHATWG "event stream interpretation"), fed text in chunks that
-// may split anywhere: inside a field, between \r and \n, between frames.
+// The panel's text/event-stream reader: eventsource-parser (the WHATWG event stream interpretation: chunks
+// split anywhere, CR/LF/CRLF, comments), returning each chunk's completed frames in order; a leading
+// byte-order mark is dropped here.
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 export interface SseFrame {
   /** `message` when the frame named none. */
@@ -10,75 +12,22 @@ export interface SseFrame {
 }
 
 export class SseParser {
-  private buffer = '';
+  private frames: SseFrame[] = [];
   private started = false;
-  private event = '';
-  private data: string[] = [];
-  private id: string | null = null;
-  private hasData = false;
+  private readonly parser: EventSourceParser = createParser({
+    onEvent: (event) => this.frames.push({ event: event.event ?? 'message', data: event.data, id: event.id ?? null }),
+  });
 
   /** Feed the next piece of text; returns the frames it completed, in order. */
   push(chunk: string): SseFrame[] {
-    let text = this.buffer + chunk;
-    if (!this.started && text.length > 0) {
+    // The stream's byte-order mark, which the parser would read as part of the first field's name.
+    if (!this.started && chunk.length > 0) {
       this.started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
     }
-    const frames: SseFrame[] = [];
-    let start = 0;
-    for (;;) {
-      const cr = text.indexOf('\r', start);
-      const lf = text.indexOf('\n', start);
-      if (cr === -1 && lf === -1) break;
-      let end: number;
-      let next: number;
-      if (cr !== -1 && (lf === -1 || cr < lf)) {
-        // A lone \r at the very end may be the first half of \r\n: wait for the next chunk.
-        if (cr === text.length - 1) break;
-        end = cr;
-        next = text[cr + 1] === '\n' ? cr + 2 : cr + 1;
-      } else {
-        end = lf;
-        next = lf + 1;
-      }
-      const frame = this.line(text.slice(start, end));
-      if (frame) frames.push(frame);
-      start = next;
-    }
-    this.buffer = text.slice(start);
-    return frames;
-  }
-
-  private line(line: string): SseFrame | null {
-    if (line === '') return this.dispatch();
-    if (line.startsWith(':')) return null; // a comment (keep-alive)
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    switch (field) {
-      case 'event':
-        this.event = value;
-        break;
-      case 'data':
-        this.data.push(value);
-        this.hasData = true;
-        break;
-      case 'id':
-        if (!value.includes('\0')) this.id = value;
-        break;
-      default:
-        break; // `retry` and unknown fields are ignored
-    }
-    return null;
-  }
-
-  private dispatch(): SseFrame | null {
-    const frame: SseFrame | null = this.hasData ? { event: this.event || 'message', data: this.data.join('\n'), id: this.id } : null;
-    this.event = '';
-    this.data = [];
-    this.hasData = false;
-    this.id = null;
-    return frame;
+    this.parser.feed(chunk);
+    const done = this.frames;
+    this.frames = [];
+    return done;
   }
 }

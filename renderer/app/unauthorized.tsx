@@ -1,3 +1,4 @@
+// The screen a panel without a valid token shows: why, where the token is, and retry.
 import { Button } from '../components/button.js';
 import { NOT_AUTHORISED_HELP } from '../api/errors.js';
 import { getBridge } from '../stores/bridge.js';

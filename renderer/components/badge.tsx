@@ -1,3 +1,4 @@
+// Small state labels and dots in the colours of state (tone.ts).
 import type { ReactNode } from 'react';
 import { cx } from '../lib/cx.js';
 import type { Tone } from './tone.js';

@@ -1,3 +1,4 @@
+// The panel's one button: primary, secondary, danger or ghost, sized by the context it is in.
 import type { ButtonHTMLAttributes } from 'react';
 import { cx } from '../lib/cx.js';
 

@@ -1,3 +1,4 @@
+// Copies a value (endpoint URL, token) and says so for a moment.
 import { useEffect, useState } from 'react';
 import { copyText } from '../lib/clipboard.js';
 import { Button } from './button.js';

@@ -1,3 +1,4 @@
+// What a view shows when it has nothing yet: a title, a line of why, and the actions that would change it.
 import type { ReactNode } from 'react';
 
 export function EmptyState({ title, children, actions }: { title: string; children?: ReactNode; actions?: ReactNode }) {

@@ -1,3 +1,4 @@
+// A determinate or indeterminate bar (elapsed vs timeout, image pull) in a tone.
 import { cx } from '../lib/cx.js';
 import type { Tone } from './tone.js';
 

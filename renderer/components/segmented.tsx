@@ -1,3 +1,4 @@
+// A small radio group drawn as one segmented control (output mode, seccomp choice).
 import { cx } from '../lib/cx.js';
 
 export interface SegmentedProps<T extends string> {

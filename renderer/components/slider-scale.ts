@@ -1,3 +1,4 @@
+// How the Limits view's sliders map positions to values (linear, or stepped for sizes and counts).
 /** How a slider maps its positions to the text of the box beside it (see SliderField). */
 export interface SliderScale {
   min: number;

@@ -1,3 +1,4 @@
+// An accessible on/off switch for boolean settings.
 import { cx } from '../lib/cx.js';
 
 /** An on/off switch (role=switch), labelled by its visible text. */

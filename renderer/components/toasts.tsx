@@ -1,3 +1,4 @@
+// Short-lived messages in a corner (saved, copied, failed), from the UI store; each closes itself.
 import { useEffect } from 'react';
 import { useUiStore, type Toast } from '../stores/ui-store.js';
 

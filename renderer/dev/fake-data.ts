@@ -1,5 +1,5 @@
 // Plausible data for the dev-only fake API (`?fake`): enough to look at every view without a server.
-import type { ClientView, EndpointInfo, FinishedExecution, RunningExecution, ServerView, SettingsView } from '../../shared/contract.js';
+import type { ClientView, DiffHunk, EndpointInfo, FinishedExecution, RunningExecution, ServerView, SettingsView } from '../../shared/contract.js';
 import type { ExecutionSummary } from '../../shared/execution.js';
 import type { HealthReport } from '../../shared/health.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';
@@ -208,26 +208,31 @@ export function fakeClients(): ClientView[] {
   ];
 }
 
-export const FAKE_DIFF = `Index: ~/.config/Claude/claude_desktop_config.json
-===================================================================
---- ~/.config/Claude/claude_desktop_config.json
-+++ ~/.config/Claude/claude_desktop_config.json
-@@ -1,7 +1,12 @@
- {
-   "mcpServers": {
-     "github": {
-       "command": "npx",
-       "args": ["-y", "@modelcontextprotocol/server-github"]
--    }
-+    },
-+    "sandbar": {
-+      "command": "/opt/Sandbar/sandbar",
-+      "args": ["--stdio"],
-+      "env": { "SANDBAR_HOME": "~/.config/sandbar" }
-+    }
-   }
- }
-`;
+/** A preview's hunks, as the server sends them (tokens masked). */
+export const FAKE_DIFF: DiffHunk[] = [
+  {
+    oldStart: 1,
+    oldLines: 7,
+    newStart: 1,
+    newLines: 12,
+    lines: [
+      " {",
+      "   \"mcpServers\": {",
+      "     \"github\": {",
+      "       \"command\": \"npx\",",
+      "       \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"]",
+      "-    }",
+      "+    },",
+      "+    \"sandbar\": {",
+      "+      \"command\": \"/opt/Sandbar/sandbar\",",
+      "+      \"args\": [\"--stdio\"],",
+      "+      \"env\": { \"SANDBAR_HOME\": \"~/.config/sandbar\" }",
+      "+    }",
+      "   }",
+      " }",
+    ],
+  },
+];
 
 export const FAKE_SUMMARY = 'Claude Desktop will start /opt/Sandbar/sandbar --stdio with SANDBAR_HOME=~/.config/sandbar, so it joins this Sandbar (the same engine, history and servers) instead of starting one of its own.';
 

@@ -1,3 +1,4 @@
+// Class-name joining for components.
 /** Joins class names, skipping falsy ones. */
 export function cx(...names: (string | false | null | undefined)[]): string {
   return names.filter(Boolean).join(' ');

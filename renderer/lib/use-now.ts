@@ -1,3 +1,4 @@
+// A clock hook for live durations.
 import { useEffect, useState } from 'react';
 
 /** The current time, refreshed every `intervalMs` while `active` (elapsed bars, "waiting for 3 s"). */

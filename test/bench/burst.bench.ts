@@ -1,10 +1,12 @@
 // Calls 0.3 s apart (3/s) against a pool of 2, with the pool's burst growth off (A) and on (B), in
 // alternating blocks (A B A B) on this machine. Target: p50 ≤ 30 ms for B. Host CPU per run (from
 // /proc/stat, all processes: podman, conmon, the containers) shows the gain is not bought with idle burn.
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import { readFileSync } from 'node:fs';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
@@ -20,7 +22,7 @@ function busyJiffies(): number {
 
 async function block(burstMax: number | undefined): Promise<{ latencies: number[]; cpuMsPerRun: number }> {
   const runtime = new ContainerRuntime({ env: process.env, platform: process.platform });
-  const engine = new Engine(runtime, { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2, concurrency: 4 }, burstMax === undefined ? {} : { poolBurstMax: burstMax });
+  const engine = new Engine(new CliBackend(runtime, newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2, concurrency: 4 }, burstMax === undefined ? {} : { poolBurstMax: burstMax });
   await engine.start();
   await sleep(4000);
   const before = busyJiffies();

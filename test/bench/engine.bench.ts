@@ -2,13 +2,15 @@
 // a cold `podman run` per execution with Sandbar's flags and seccomp profile (what the reference does),
 // Sandbar's engine with the warm pool, and host `python3 -c` (the floor). Then burst, throughput and
 // memory-growth figures (one path each, no baseline).
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { buildContainerArgs } from '../../electron/sandbox/cli/container-args.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
 import { seccompProfileFor } from '../../electron/sandbox/seccomp-profile.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
 const run = promisify(execFile);
@@ -20,7 +22,7 @@ const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 1000);
 export async function benchEngine(): Promise<string> {
   const runtime = new ContainerRuntime({ env: process.env, platform: process.platform });
   const info = await runtime.resolve();
-  const engine = new Engine(runtime, { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2, concurrency: 4 });
+  const engine = new Engine(new CliBackend(runtime, newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2, concurrency: 4 });
   await engine.start();
   const exec = async (code: string) => {
     const r = await engine.submit({ code }).result;

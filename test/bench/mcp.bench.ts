@@ -2,6 +2,9 @@
 // against the same engine called directly, and against the same HTTP path around an engine that answers at
 // once (what the protocol itself costs). The three sides alternate call by call (A B C A B C) in one run,
 // 0.5 s apart, so the machine's drift hits all of them alike.
+import { benchRuns } from './bench-runs.js';
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mkdtempSync } from 'node:fs';
@@ -14,7 +17,7 @@ import { createMcpServer } from '../../electron/mcp/server-factory.js';
 import { ServerManager } from '../../electron/proxy/server-manager.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
@@ -30,7 +33,7 @@ async function mcpOver(engine: Engine, settings: Settings, token: string, log: L
     port: 0,
     token: () => token,
     createServer: () =>
-      createMcpServer({ engine, settings: () => settings, servers: new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} }), log, version: 'bench', transport: 'http' }),
+      createMcpServer({ runs: benchRuns(engine, () => settings, new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} })), settings: () => settings, log, version: 'bench', transport: 'http' }),
     log,
   });
   await endpoint.start();
@@ -56,7 +59,7 @@ function instantEngine(): Engine {
 }
 
 export async function benchMcp(): Promise<string> {
-  const engine = new Engine(new ContainerRuntime({ env: process.env, platform: process.platform }), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2 });
+  const engine = new Engine(new CliBackend(new ContainerRuntime({ env: process.env, platform: process.platform }), newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2 });
   await engine.start();
   const log = createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' });
   const { token } = loadOrCreateToken(mkdtempSync(path.join(tmpdir(), 'sandbar-bench-')));

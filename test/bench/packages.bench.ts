@@ -30,7 +30,7 @@ export async function benchPackages(): Promise<string> {
   const core = createCore({ env: { ...process.env, SANDBAR_HOME: home, SANDBAR_PACKAGE_INDEX: index.url, SANDBAR_LOG_LEVEL: 'error' } });
   await core.start();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(mcpDeps(core, 'stdio', createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' }))).connect(serverSide);
+  await createMcpServer(mcpDeps({ runs: core.runs, settings: () => core.settings, artifacts: core.history }, 'stdio', createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' }))).connect(serverSide);
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(clientSide);
   const call = async (args: Record<string, unknown>) => {

@@ -2,6 +2,9 @@
 // warm pool with the default preloads, after two runs taught it what to preload) vs a cold `podman run` of the same snippet with the same flags
 // (same seccomp profile and limits), interleaved A B A B in one run. Targets: p50 ≤ 150 ms through MCP and
 // ≥ 10× faster than the cold run. Then CPU per run of a preloaded pool vs a bare one (preload: []).
+import { benchRuns } from './bench-runs.js';
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { execFile } from 'node:child_process';
@@ -16,7 +19,7 @@ import { ServerManager } from '../../electron/proxy/server-manager.js';
 import { BOOTSTRAP_SOURCE } from '../../electron/sandbox/agent/bootstrap.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine, type EngineConfig } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
@@ -37,7 +40,7 @@ const quietLog = createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' });
 
 function newEngine(config: Partial<EngineConfig>, fontCacheDir: string): Engine {
   const runtime = new ContainerRuntime({ env: process.env, platform: process.platform });
-  return new Engine(runtime, { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2, ...config }, { fontCacheDir });
+  return new Engine(new CliBackend(runtime, newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2, ...config }, { fontCacheDir });
 }
 
 async function untilReady(engine: Engine, size: number): Promise<void> {
@@ -113,7 +116,7 @@ export async function benchPlot(): Promise<string> {
   const endpoint = new HttpEndpoint({
     port: 0,
     token: () => token,
-    createServer: () => createMcpServer({ engine, settings: () => settings, servers, log: quietLog, version: 'bench', transport: 'http' }),
+    createServer: () => createMcpServer({ runs: benchRuns(engine, () => settings, servers), settings: () => settings, log: quietLog, version: 'bench', transport: 'http' }),
     log: quietLog,
   });
   await endpoint.start();

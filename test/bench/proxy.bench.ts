@@ -3,6 +3,8 @@
 // sandbox ↔ host channel with nothing behind it. The three sides alternate in blocks (A B C A B C: a
 // sandboxed run of proxied calls, the same number of direct calls, a sandboxed run on the bare channel),
 // each block after its own warm-up calls, with the warm pool full again before every block.
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,7 +12,7 @@ import { ServerManager } from '../../electron/proxy/server-manager.js';
 import type { RpcHandler } from '../../electron/sandbox/run/execution.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { ms, percentile, sleep } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
@@ -33,7 +35,7 @@ print(json.dumps(times[${WARMUP}:]))
 `;
 
 export async function benchProxy(): Promise<string> {
-  const engine = new Engine(new ContainerRuntime({ env: process.env, platform: process.platform }), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 1 });
+  const engine = new Engine(new CliBackend(new ContainerRuntime({ env: process.env, platform: process.platform }), newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 1 });
   await engine.start();
   const manager = new ServerManager({ startTimeoutMs: 15_000, callTimeoutMs: 60_000, version: 'bench', policy: () => 'allow', publish: () => {} });
   manager.setDiscovery({

@@ -3,6 +3,9 @@
 // SDK client. The two alternate call by call (A B A B), each on a quiet machine (0.5 s apart, the pool
 // refilled), so the machine's drift hits both alike.
 // Target (issue 15): a session call within 1.5 × a plain run + 20 ms at p50.
+import { benchRuns } from './bench-runs.js';
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../electron/sandbox/backend.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mkdtempSync } from 'node:fs';
@@ -17,7 +20,7 @@ import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.j
 import { Engine } from '../../electron/sandbox/engine.js';
 import { engineSandboxes } from '../../electron/sessions/engine-sandboxes.js';
 import { SessionRegistry } from '../../electron/sessions/session-registry.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
@@ -26,7 +29,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 500);
 
 export async function benchSessions(): Promise<string> {
-  const engine = new Engine(new ContainerRuntime({ env: process.env, platform: process.platform }), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2 });
+  const engine = new Engine(new CliBackend(new ContainerRuntime({ env: process.env, platform: process.platform }), newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2 });
   await engine.start();
   const sessions = new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2 }), { memoryLimit: () => '512m' });
   const log = createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' });
@@ -36,7 +39,7 @@ export async function benchSessions(): Promise<string> {
   const endpoint = new HttpEndpoint({
     port: 0,
     token: () => token,
-    createServer: () => createMcpServer({ engine, settings: () => settings, servers, log, version: 'bench', transport: 'http', sessions }),
+    createServer: () => createMcpServer({ runs: benchRuns(engine, () => settings, servers, sessions), settings: () => settings, log, version: 'bench', transport: 'http' }),
     log,
   });
   await endpoint.start();

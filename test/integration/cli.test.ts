@@ -66,6 +66,28 @@ describe('sandbar CLI basics', () => {
   });
 });
 
+describe('sandbar run refuses what every surface refuses (the run service)', () => {
+  // Its own home: these settings must not reach the other tests.
+  const home = mkdtempSync(path.join(tmpdir(), 'sandbar-cli-refusals-'));
+  writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ maxCodeBytes: 1024, mcpServers: { vault: { command: 'true' } }, serverPolicies: { vault: 'deny' } }));
+  const refused = (args: string[], input: string) => sandbar([...args, '--no-bridge'], { input, env: { SANDBAR_HOME: home } });
+
+  it('code past maxCodeBytes, in the words MCP uses, before any container starts', () => {
+    const r = refused(['run', '-'], `print("${'x'.repeat(3000)}")`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Code is 3 KiB; the limit is 1 KiB. Send a shorter script.');
+  });
+
+  it('a denied server with the sentence that says where to allow it, and an unknown one as unknown', () => {
+    const denied = refused(['run', '-', '--servers', 'vault'], 'print(1)');
+    expect(denied.status).toBe(1);
+    expect(denied.stderr).toContain("MCP server 'vault' is denied in Sandbar; allow it in the panel's Servers view to use it");
+    const unknown = refused(['run', '-', '--servers', 'nope'], 'print(1)');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('Unknown MCP server: nope');
+  });
+});
+
 describe.skipIf(!sandbox.available)('sandbar run and doctor against real containers', () => {
   it('runs code from stdin and from a file, with exit status 0 / 1', () => {
     const ok = sandbar(['run', '-'], { input: 'print("hello")\n' });

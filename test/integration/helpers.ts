@@ -1,15 +1,22 @@
 // Shared set-up for tests that run real containers.
 import { inject } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { newOwner } from '../../electron/sandbox/backend.js';
+import { CliBackend } from '../../electron/sandbox/cli/cli-backend.js';
 import { ContainerRuntime } from '../../electron/sandbox/cli/container-runtime.js';
 import { Engine, type EngineConfig, type EngineOptions } from '../../electron/sandbox/engine.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../electron/sandbox/engine-config.js';
 import { DEFAULT_LIMITS } from '../../shared/limits.js';
 
 export const sandbox = inject('sandbox');
 
 export function testRuntime(): ContainerRuntime {
   return new ContainerRuntime({ env: process.env, platform: process.platform });
+}
+
+/** The Podman/Docker backend over a runtime (the one under test by default), with an owner of its own. */
+export function testBackend(runtime: ContainerRuntime = testRuntime()): CliBackend {
+  return new CliBackend(runtime, newOwner());
 }
 
 /** The engine config under test: the project's OCI runtime (runsc for the gVisor tier) unless overridden. */
@@ -22,7 +29,7 @@ export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig 
 export const underGvisor = sandbox.runtime?.ociRuntime === 'runsc';
 
 export async function startEngine(overrides: Partial<EngineConfig> = {}, options: EngineOptions = {}): Promise<Engine> {
-  const engine = new Engine(testRuntime(), testConfig(overrides), options);
+  const engine = new Engine(testBackend(), testConfig(overrides), options);
   await engine.start();
   return engine;
 }

@@ -2,7 +2,7 @@
 // the file being read is a problem with words the panel can show.
 import { readFileSync } from 'node:fs';
 import { errorMessage } from '../../../shared/errors.js';
-import { stripJsonComments } from './jsonc.js';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export type ReadOutcome = { kind: 'missing' } | { kind: 'problem'; message: string } | { kind: 'document'; value: unknown };
 
@@ -25,9 +25,20 @@ export function readConfigFile(file: string, options: { jsonc?: boolean } = {}):
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // An empty file (a client that created its config but added nothing) defines no servers.
   if (text.trim() === '') return { kind: 'document', value: {} };
+  if (options.jsonc) return readJsonc(text);
   try {
-    return { kind: 'document', value: JSON.parse(options.jsonc ? stripJsonComments(text) : text) };
+    return { kind: 'document', value: JSON.parse(text) };
   } catch (err) {
     return { kind: 'problem', message: `Not valid JSON: ${errorMessage(err)}` };
   }
+}
+
+/** VS Code's settings.json and mcp.json: JSON with comments and trailing commas, read as VS Code reads them. */
+function readJsonc(text: string): ReadOutcome {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (!first) return { kind: 'document', value };
+  const before = text.slice(0, first.offset).split('\n');
+  return { kind: 'problem', message: `Not valid JSON: ${printParseErrorCode(first.error)} at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}` };
 }

@@ -1,12 +1,29 @@
 // The Podman and Docker backend: the SandboxBackend interface over the engine's CLI (ContainerRuntime)
 // and its container factory. Which of the two it is comes from the runtime found.
-import { type BackendCapabilities, type BackendKind, type SandboxBackend, type SandboxExit, specKey, type ContainerSpec, type Owner, type StartOptions, type OwnedContainer, type ContainerMemory } from '../backend.js';
+import {
+  type BackendCapabilities,
+  type BackendFeatures,
+  type BackendHealth,
+  type BackendKind,
+  type SandboxBackend,
+  type SandboxExit,
+  specKey,
+  type ContainerSpec,
+  type Owner,
+  type StartOptions,
+  type OwnedContainer,
+  type ContainerMemory,
+} from '../backend.js';
+import { agentBootModules } from '../agent/bootstrap.js';
 import { buildCapabilities } from '../capabilities.js';
 import { ContainerFactory } from './container-factory.js';
 import type { ContainerRuntime } from './container-runtime.js';
-import { probeWith, type ProbeResult } from '../probe.js';
+import type { ProbeResult } from '../probe.js';
 import type { SandboxContainer } from '../run/sandbox-container.js';
 import { isolationOf } from '../sandbox-spec.js';
+import { cliFeatures, cliHealth, rootlessNote, runEnforcementProbe } from './cli-health.js';
+
+export { runEnforcementProbe };
 
 export class CliBackend implements SandboxBackend {
   private readonly factory: ContainerFactory;
@@ -15,7 +32,8 @@ export class CliBackend implements SandboxBackend {
   constructor(
     readonly runtime: ContainerRuntime,
     readonly owner: Owner,
-    bootModules?: () => Record<string, string>,
+    /** The agent's Python modules; the sandbox-side MCP runtime by default. */
+    bootModules: () => Record<string, string> = agentBootModules,
   ) {
     this.factory = new ContainerFactory(runtime, owner, bootModules);
   }
@@ -24,11 +42,30 @@ export class CliBackend implements SandboxBackend {
     return this.runtime.current()?.name ?? 'podman';
   }
 
+  get features(): BackendFeatures {
+    return cliFeatures(this.kind);
+  }
+
   async capabilities(spec: ContainerSpec): Promise<BackendCapabilities> {
     const info = await this.runtime.resolve();
     const probe = this.probed.get(specKey(spec)) ?? (await this.probe(spec));
     const ociRuntime = spec.ociRuntime ?? this.runtime.current()?.ociRuntime;
-    return buildCapabilities({ backend: info.name, isolation: isolationOf(ociRuntime), rootless: info.rootless, probe });
+    return buildCapabilities({ backend: info.name, features: cliFeatures(info.name), isolation: isolationOf(ociRuntime), rootless: info.rootless, rootlessNote: rootlessNote(info.name), probe });
+  }
+
+  health(spec: ContainerSpec, options: { probe: boolean }): Promise<BackendHealth> {
+    return cliHealth(this.runtime, spec, { probe: options.probe, runProbe: (s) => this.probe(s) });
+  }
+
+  /** Forgets what it knew of the runtime first, so a runtime that went away (or came back) is noticed. */
+  async quickHealth(image: string): Promise<{ runtime: boolean; image: boolean }> {
+    this.runtime.reset();
+    try {
+      await this.runtime.resolve();
+    } catch {
+      return { runtime: false, image: false };
+    }
+    return { runtime: true, image: await this.runtime.imageExists(image).catch(() => false) };
   }
 
   create(spec: ContainerSpec, options: StartOptions & { warm?: boolean } = {}): Promise<SandboxContainer> {
@@ -79,15 +116,4 @@ export class CliBackend implements SandboxBackend {
   lastProbe(spec: ContainerSpec): ProbeResult | undefined {
     return this.probed.get(specKey(spec));
   }
-}
-
-/** Structural: a SandboxBackend (as opposed to a bare ContainerRuntime). */
-export function isSandboxBackend(value: unknown): value is SandboxBackend {
-  return typeof (value as { create?: unknown }).create === 'function' && typeof (value as { listOwned?: unknown }).listOwned === 'function';
-}
-
-/** The enforcement probe on this runtime, outside any backend instance (health, the tier matrix). */
-export async function runEnforcementProbe(runtime: ContainerRuntime, owner: Owner, spec: ContainerSpec): Promise<ProbeResult> {
-  const factory = new ContainerFactory(runtime, owner);
-  return probeWith({ create: (s, o) => factory.start(s, o), kill: (names) => runtime.killAndRemove(names) }, spec);
 }

@@ -4,7 +4,8 @@
 // upgrade or a switch of runtime is seen at once; anything unreadable is simply asked again.
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_FILE_MODE } from '../../settings/private-home.js';
+/** Owner-only, like everything else under SANDBAR_HOME. */
+const PRIVATE_FILE_MODE = 0o600;
 import type { RuntimeInfo } from './container-runtime.js';
 
 export const RUNTIME_FACTS_FILE = 'runtime-facts.json';

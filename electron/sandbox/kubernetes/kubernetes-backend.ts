@@ -1,12 +1,12 @@
 // The Kubernetes backend: one Pod per sandbox through the official client. Our frame channel is the
 // container's stdin/stdout over the attach WebSocket; the exit reason comes from `terminated.reason`.
 import { randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import type { Attach, CoreV1Api, KubeConfig, V1Pod, Watch } from '@kubernetes/client-node';
 import { AppError, errorMessage } from '../../../shared/errors.js';
-import { type BackendCapabilities, type SandboxBackend, type SandboxExit, type SharedWarmPool, bootExtras, specKey, type ContainerSpec, type Owner, type StartOptions, type OwnedContainer, type ContainerMemory } from '../backend.js';
+import { type BackendCapabilities, type BackendFeatures, type BackendHealth, type SandboxBackend, type SandboxExit, type SharedWarmPool, bootExtras, specKey, type ContainerSpec, type Owner, type StartOptions, type OwnedContainer, type ContainerMemory } from '../backend.js';
 import { buildCapabilities } from '../capabilities.js';
-import type { AttachedProcess, ProcessExit } from '../run/attached-process.js';
+import type { AttachedProcess } from '../run/attached-process.js';
+import { attachPod } from './kubernetes-attach.js';
 import { sandboxSpecOf, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from '../sandbox-spec.js';
 import { bootSandbox, explainStartFailure } from '../run/boot-sandbox.js';
 import { parseHumanSize } from '../../../shared/human-size.js';
@@ -17,6 +17,7 @@ import { exitFromPod, STUCK, watchPod, type PodState } from './kubernetes-pod-st
 import { isConflict, isNotFound, k8s } from './kubernetes-client.js';
 import { agentSandboxApi, AgentSandboxPool, agentSandboxVersion, EXTENSIONS_GROUP, EXTENSIONS_VERSION, LABEL_CLAIM } from './agent-sandbox.js';
 import type { SandboxContainer } from '../run/sandbox-container.js';
+import { isolationOfClass, KUBERNETES_FEATURES, kubernetesHealth } from './kubernetes-health.js';
 
 export interface KubernetesOptions {
   namespace: string;
@@ -35,6 +36,7 @@ export const KUBE_SECCOMP_PROFILE = 'sandbar/sandbar-seccomp.json';
 
 export class KubernetesBackend implements SandboxBackend {
   readonly kind = 'kubernetes' as const;
+  readonly features: BackendFeatures = KUBERNETES_FEATURES;
   private loaded: { kc: KubeConfig; core: CoreV1Api; attacher: Attach; watcher: Watch } | undefined;
   private readonly probed = new Map<string, ProbeResult>();
   private seccompFallback: string | undefined;
@@ -73,6 +75,7 @@ export class KubernetesBackend implements SandboxBackend {
       try {
         kc = typeof this.config === 'function' ? this.config() : this.config;
       } catch (err) {
+        if (err instanceof AppError) throw err;
         throw new AppError('runtime_failed', `Could not load the kubeconfig: ${errorMessage(err)}`);
       }
       if (!kc.getCurrentCluster()) throw new AppError('runtime_failed', 'The kubeconfig names no current cluster.');
@@ -102,9 +105,21 @@ export class KubernetesBackend implements SandboxBackend {
 
   async capabilities(spec: ContainerSpec): Promise<BackendCapabilities> {
     const probe = this.probed.get(specKey(spec)) ?? (await this.probe(spec));
-    const gvisor = /gvisor|runsc/i.test(this.options.runtimeClassName ?? '');
     // runAsNonRoot: every pod is unprivileged; the cluster's nodes are not ours to describe.
-    return buildCapabilities({ backend: 'kubernetes', isolation: gvisor ? 'runsc' : 'runc', rootless: true, probe });
+    return buildCapabilities({ backend: 'kubernetes', features: KUBERNETES_FEATURES, isolation: isolationOfClass(this.options.runtimeClassName), rootless: true, probe });
+  }
+
+  health(spec: ContainerSpec, options: { probe: boolean }): Promise<BackendHealth> {
+    return kubernetesHealth({ server: () => this.server, namespace: this.namespace, runtimeClassName: this.runtimeClassName, probe: (s) => this.probe(s) }, spec, options);
+  }
+
+  /** The cluster is reachable once its kubeconfig loads; nodes pull the image themselves. */
+  async quickHealth(): Promise<{ runtime: boolean; image: boolean }> {
+    try {
+      return { runtime: this.server !== '', image: true };
+    } catch {
+      return { runtime: false, image: false };
+    }
   }
 
   manifest(spec: ContainerSpec, name: string, options: StartOptions & { warm?: boolean } = {}): Json {
@@ -189,31 +204,8 @@ export class KubernetesBackend implements SandboxBackend {
   }
 
   /** Our frame channel: the container's stdin, stdout and stderr over the attach WebSocket. */
-  private async attach(name: string): Promise<AttachedProcess> {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const ws = await this.api.attacher.attach(this.options.namespace, name, SANDBOX_CONTAINER, stdout, stderr, stdin, false);
-    const exited: Promise<ProcessExit> = this.wait(name).then(
-      (exit) => ({ exitCode: exit.exitCode, signal: null }),
-      (err: unknown) => ({ exitCode: null, signal: null, spawnError: errorMessage(err) }),
-    );
-    // The status frame ends stdout; make sure it ends when the pod does, whatever the server sends. A
-    // finished pod is deleted: Kubernetes keeps terminated pods until someone does.
-    void exited.then(() => {
-      if (!stdout.writableEnded) stdout.end();
-      if (!stderr.writableEnded) stderr.end();
-      ws.close();
-      void this.kill([name]).catch(() => {});
-    });
-    return {
-      pid: undefined,
-      stdin,
-      stdout,
-      stderr,
-      exited,
-      kill: () => ws.close(),
-    };
+  private attach(name: string): Promise<AttachedProcess> {
+    return attachPod(this.api.attacher, this.options.namespace, name, { wait: (n) => this.wait(n), remove: (n) => this.kill([n]) });
   }
 
   async wait(name: string): Promise<SandboxExit> {

@@ -1,3 +1,4 @@
+// What the Clients view does: detect the clients, preview a change, apply it; errors become toasts.
 import { api, describeError } from '../../api/index.js';
 import { useClientsStore } from '../../stores/clients-store.js';
 

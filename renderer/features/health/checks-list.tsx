@@ -1,3 +1,4 @@
+// Health's checks, one row each, with their fix hints.
 import type { CheckStatus, HealthCheck } from '../../../shared/health.js';
 import { StatusDot, type Tone } from '../../components/badge.js';
 

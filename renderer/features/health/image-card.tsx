@@ -1,3 +1,4 @@
+// Health's image card: present or missing, and the pull with its progress.
 import type { HealthReport } from '../../../shared/health.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';

@@ -1,3 +1,4 @@
+// Health's pool and queue card: warm containers ready, runs in flight and waiting, servers at a glance.
 import { routeHref } from '../../app/routes.js';
 import { Badge } from '../../components/badge.js';
 import { useLiveStore } from '../../stores/live-store.js';

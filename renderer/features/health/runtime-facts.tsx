@@ -1,3 +1,4 @@
+// Health's runtime facts and the capability matrix of the backend in use (each limit's state).
 import type { HealthReport, LimitState } from '../../../shared/health.js';
 import { ENFORCED_KEYS } from '../../../shared/health.js';
 import { StatusDot } from '../../components/badge.js';

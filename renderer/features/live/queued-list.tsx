@@ -1,3 +1,4 @@
+// Live's queued runs in order, each cancellable before it starts.
 import type { ExecutionSummary } from '../../../shared/execution.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';

@@ -1,3 +1,4 @@
+// What the Servers view does: list servers and tools, allow or deny, restart; errors become toasts.
 import { api, describeError } from '../../api/index.js';
 import { useServersStore } from '../../stores/servers-store.js';
 import { toast } from '../../stores/ui-store.js';

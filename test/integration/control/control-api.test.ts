@@ -186,7 +186,7 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     const detected = await api.value(track('clients.detect'), {});
     expect(detected.find((c) => c.id === 'claude-desktop')).toMatchObject({ exists: true, configured: 'no', transport: 'stdio' });
     const preview = await api.value(track('clients.preview'), { id: 'claude-desktop', action: 'add' });
-    expect(preview.diff).toMatch(/^\+.*"sandbar"/m);
+    expect(preview.diff.flatMap((h) => h.lines).some((l) => /^\+.*"sandbar"/.test(l))).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(original);
     const added = await api.value(track('clients.configure'), { id: 'claude-desktop', action: 'add' });
     expect(added.backup && readFileSync(added.backup, 'utf8')).toBe(original);

@@ -30,7 +30,7 @@ describe.skipIf(!sandbox.available)('tray state from the real engine', () => {
         },
         setMenu: () => {},
       },
-      actions: { openPanel: () => {}, copyText: () => {}, quit: () => {} },
+      actions: { openPanel: () => {}, copyText: () => {}, openLogs: () => {}, quit: () => {} },
     });
     await tray.start();
   });

@@ -8,7 +8,7 @@ import { agentBootModules } from '../../../electron/sandbox/agent/bootstrap.js';
 import { newOwner } from '../../../electron/sandbox/backend.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
 import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import { waitFor } from '../helpers.js';
 import { FakeAgentSandbox } from './fake-agent-sandbox.js';
 import { FakeKubeApi } from './fake-api-server.js';
@@ -21,7 +21,7 @@ describe('Kubernetes backend with agent-sandbox CRDs', () => {
   const config = { ...DEFAULT_ENGINE_CONFIG, image: 'localhost/sandbar-python:test', poolSize: 1, seccomp: 'runtime-default' as const };
   const engineOn = async (overrides: Partial<typeof config> = {}) => {
     const b = new KubernetesBackend(kc, { namespace: 'crd', startTimeoutMs: 15_000 }, newOwner(), agentBootModules);
-    const engine = new Engine(b, { ...config, ...overrides }, { owner: b.owner });
+    const engine = new Engine(b, { ...config, ...overrides });
     engines.push(engine);
     await engine.start();
     return { b, engine };

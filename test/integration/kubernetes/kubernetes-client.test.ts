@@ -7,7 +7,7 @@ import { agentBootModules } from '../../../electron/sandbox/agent/bootstrap.js';
 import { newOwner } from '../../../electron/sandbox/backend.js';
 import { containerSpecOf, Engine } from '../../../electron/sandbox/engine.js';
 import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import { AppError } from '../../../shared/errors.js';
 import { waitFor } from '../helpers.js';
 import { FakeKubeApi } from './fake-api-server.js';
@@ -20,7 +20,7 @@ describe('Kubernetes backend through the real client and a fake API server', () 
   const backend = (options: { seccompLocalhostProfile?: string } = {}) =>
     new KubernetesBackend(kc, { namespace: 'sandbar-test', startTimeoutMs: 15_000, ...options }, newOwner(), agentBootModules);
   const engineOn = async (b: KubernetesBackend, overrides: Partial<typeof config> = {}) => {
-    const engine = new Engine(b, { ...config, ...overrides }, { owner: b.owner });
+    const engine = new Engine(b, { ...config, ...overrides });
     engines.push(engine);
     await engine.start();
     return engine;

@@ -10,7 +10,7 @@ import { containerSpecOf, Engine } from '../../../electron/sandbox/engine.js';
 import { KubernetesBackend } from '../../../electron/sandbox/kubernetes/kubernetes-backend.js';
 import { selectOrphans } from '../../../electron/sandbox/reaper.js';
 import type { SandboxContainer } from '../../../electron/sandbox/run/sandbox-container.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import { waitFor } from '../helpers.js';
 import { FakeKubeApi } from './fake-api-server.js';
 
@@ -47,7 +47,7 @@ describe('Kubernetes warm pods', () => {
 
   it('keeps the pool as unattached warm pods; a run adopts one by a conditional label patch, and the pool refills', async () => {
     const b = backend();
-    const engine = new Engine(b, config, { owner: b.owner });
+    const engine = new Engine(b, config);
     engines.push(engine);
     await engine.start();
     expect(await waitFor(() => warmOf(b).filter(running).length === 2, 10_000)).toBe(true);
@@ -75,7 +75,7 @@ describe('Kubernetes warm pods', () => {
 
   it('drains warm pods of the old spec when limits change, and deletes its own when the engine stops', async () => {
     const b = backend();
-    const engine = new Engine(b, { ...config, poolSize: 1 }, { owner: b.owner });
+    const engine = new Engine(b, { ...config, poolSize: 1 });
     engines.push(engine);
     await engine.start();
     expect(await waitFor(() => warmOf(b).filter(running).length === 1, 10_000)).toBe(true);
@@ -134,7 +134,7 @@ describe('Kubernetes warm pods', () => {
       { method: 'DELETE', name: 'sandbar-warm-b', status: 409 },
     ]);
     // At start the engine's reaper takes the rest of the dead instance's warm pods.
-    const engine = new Engine(b, { ...config, poolSize: 0 }, { owner: b.owner });
+    const engine = new Engine(b, { ...config, poolSize: 0 });
     engines.push(engine);
     await engine.start();
     expect(api.pods.has('sandbar-warm-c')).toBe(false);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCapabilities } from '../../../electron/sandbox/capabilities.js';
+import { KUBERNETES_FEATURES } from '../../../electron/sandbox/kubernetes/kubernetes-health.js';
 import { sandboxSpecOf } from '../../../electron/sandbox/sandbox-spec.js';
 import { containerUlimits, readHostHardLimits } from '../../../electron/sandbox/cli/host-limits.js';
 import { podManifest } from '../../../electron/sandbox/kubernetes/pod-manifest.js';
@@ -69,7 +70,7 @@ describe.skipIf(!sandbox.available || runtimeName() !== 'podman' || sandbox.runt
     expect(findings.capabilities.detail).toBe('CapEff=0 CapBnd=0 NoNewPrivs=1 uid=65534');
     // Kubernetes has no per-pod pids limit: the probe forks past it, and capabilities() says why.
     expect(findings.pids.enforced).toBe(false);
-    const caps = buildCapabilities({ backend: 'kubernetes', isolation: 'runc', rootless: true, probe: { ok: true, findings } });
+    const caps = buildCapabilities({ backend: 'kubernetes', features: KUBERNETES_FEATURES, isolation: 'runc', rootless: true, probe: { ok: true, findings } });
     expect(caps.limits.pids).toMatchObject({ state: 'exception', reason: expect.stringMatching(/no per-pod pids limit/) });
     expect(caps.limits.memory.state).toBe('enforced');
   });

@@ -14,14 +14,38 @@ import { loadOrCreateToken } from '../../../electron/http/token-store.js';
 import { createMcpServer, type McpServerDeps } from '../../../electron/mcp/server-factory.js';
 import { packageInfo } from '../../../electron/package-info.js';
 import { ServerManager } from '../../../electron/proxy/server-manager.js';
+import type { ApprovalQueue, PackageProvider, ServerCatalog, SessionAdmission } from '../../../electron/runs/ports.js';
+import { RunService } from '../../../electron/runs/run-service.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings.js';
 import { sandbox } from '../helpers.js';
 
 export const quietLog = createLogger('test', { SANDBAR_LOG_LEVEL: 'error' });
 
-export function serverDeps(engine: Engine, transport: 'stdio' | 'http', settings: Partial<Settings> = {}, extra: Partial<McpServerDeps> = {}): McpServerDeps {
+/** What a test's run service is made of besides the engine; unset parts are empty (no servers, no sessions). */
+export interface RunParts {
+  servers?: ServerCatalog;
+  sessions?: SessionAdmission;
+  packages?: PackageProvider;
+  approvals?: ApprovalQueue;
+}
+
+/** The run service as core.ts wires it, over a test's engine and parts. */
+export function runServiceFor(engine: Engine, settings: () => Settings, parts: RunParts = {}): RunService {
+  return new RunService({
+    engine,
+    servers: parts.servers ?? noServers(engine),
+    packages: parts.packages ?? { prepare: () => Promise.reject(new Error('no package index in this test')) },
+    ...(parts.sessions ? { sessions: parts.sessions } : {}),
+    approvals: parts.approvals ?? { list: () => [] },
+    maxCodeBytes: () => settings().maxCodeBytes,
+  });
+}
+
+export function serverDeps(engine: Engine, transport: 'stdio' | 'http', settings: Partial<Settings> = {}, extra: Partial<McpServerDeps> & RunParts = {}): McpServerDeps {
   const merged = { ...DEFAULT_SETTINGS, image: sandbox.image, ...settings };
-  return { engine, settings: () => merged, servers: noServers(engine), log: quietLog, version: packageInfo().version, transport, ...extra };
+  const { servers, sessions, packages, approvals, ...rest } = extra;
+  const runs = runServiceFor(engine, () => merged, { ...(servers ? { servers } : {}), ...(sessions ? { sessions } : {}), ...(packages ? { packages } : {}), ...(approvals ? { approvals } : {}) });
+  return { runs, settings: () => merged, log: quietLog, version: packageInfo().version, transport, ...rest };
 }
 
 /** A server manager with nothing discovered: every server name is unknown. */
@@ -65,7 +89,7 @@ export interface HttpFixture {
 export async function httpFixture(
   engine: Engine,
   settings: Partial<Settings> = {},
-  extra: Partial<McpServerDeps> = {},
+  extra: Partial<McpServerDeps> & RunParts = {},
   options: { token?: () => string } = {},
 ): Promise<HttpFixture> {
   const home = tempHome();

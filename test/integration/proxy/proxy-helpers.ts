@@ -11,7 +11,7 @@ import type { EngineEvent } from '../../../shared/execution.js';
 import type { ServerConfig } from '../../../shared/proxy.js';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.js';
 import { sandbox } from '../helpers.js';
-import { quietLog } from '../mcp/mcp-helpers.js';
+import { quietLog, runServiceFor } from '../mcp/mcp-helpers.js';
 
 export const EVERYTHING = path.resolve('node_modules/.bin/mcp-server-everything');
 export const FILESYSTEM = path.resolve('node_modules/.bin/mcp-server-filesystem');
@@ -42,7 +42,7 @@ export async function proxyFixture(engine: Engine, servers: ServerConfig[], poli
   manager.setDiscovery({ servers, problems: [], skipped: [] });
   const settings = { ...DEFAULT_SETTINGS, image: sandbox.image };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer({ engine, settings: () => settings, servers: manager, log: quietLog, version: 'test', transport: 'stdio' }).connect(serverSide);
+  await createMcpServer({ runs: runServiceFor(engine, () => settings, { servers: manager }), settings: () => settings, log: quietLog, version: 'test', transport: 'stdio' }).connect(serverSide);
   const client = new SdkClient({ name: 'vitest-proxy', version: '1' });
   await client.connect(clientSide);
   return {

@@ -1,4 +1,6 @@
 // crun fails on cgroup-hybrid hosts; Sandbar must fall back to runc, keep working, and say so in health.
+import { CliBackend } from '../../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../../electron/sandbox/backend.js';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,14 +17,14 @@ describe.skipIf(!sandbox.available || runtimeName() !== 'podman' || underGvisor)
     const fake = path.join(dir, 'podman');
     copyFileSync('test/integration/fixtures/podman-crun-hybrid.sh', fake);
     const runtime = new ContainerRuntime({ env: { ...process.env, SANDBAR_RUNTIME: fake }, platform: process.platform });
-    const engine = new Engine(runtime, testConfig({ poolSize: 0 }));
+    const engine = new Engine(new CliBackend(runtime, newOwner()), testConfig({ poolSize: 0 }));
     await engine.start();
     try {
       const r = await engine.submit({ code: 'print("still works")' }).result;
       expect(r.exitReason, r.message).toBe('success');
       expect(r.stdout).toBe('still works\n');
       expect(runtime.current()?.ociRuntimeOverride).toBe('runc');
-      const report = await collectHealth(runtime, engine.owner, { image: sandbox.image, limits: testConfig().limits }, { probe: false });
+      const report = await collectHealth(new CliBackend(runtime, engine.owner), { image: sandbox.image, limits: testConfig().limits }, { probe: false });
       const note = report.checks.find((c) => c.id === 'ociRuntime');
       expect(note?.status).toBe('warn');
       expect(note?.detail).toMatch(/cgroups in hybrid mode not supported.*runc/);

@@ -17,7 +17,7 @@ describe.skipIf(!sandbox.available)('runtime capability matrix and backend opera
   });
 
   it('probes every limit and reports each one\'s state; only documented exceptions are not enforced', async () => {
-    const report = await collectHealth(runtime, owner, spec, { probe: true });
+    const report = await collectHealth(new CliBackend(runtime, owner), spec, { probe: true });
     const caps = report.capabilities!;
     expect(caps.backend).toBe(runtimeName());
     expect(caps.isolation).toBe(underGvisor ? 'runsc' : 'runc');

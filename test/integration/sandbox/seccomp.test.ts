@@ -2,6 +2,7 @@
 // workloads still run, and PID 1 handles signals and orphans.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/sandbox/engine.js';
+import { CliBackend } from '../../../electron/sandbox/cli/cli-backend.js';
 import { collectHealth } from '../../../electron/health/sandbox-checks.js';
 import type { ExecutionResult } from '../../../shared/execution.js';
 import { containersOf, runtimeName, sandbox, startEngine, testRuntime, waitFor } from '../helpers.js';
@@ -145,7 +146,7 @@ print('zombie state', state)
       } else {
         expect(out.unshare_user).toBe(0);
       }
-      const report = await collectHealth(testRuntime(), weaker.owner, weaker.spec(), { probe: true });
+      const report = await collectHealth(new CliBackend(testRuntime(), weaker.owner), weaker.spec(), { probe: true });
       const check = report.checks.find((c) => c.id === 'enforced.seccomp')!;
       expect(report.seccomp).toBe('runtime-default');
       expect(check.status).toBe('warn');

@@ -1,6 +1,7 @@
-// The real in-container agent run on the host (`python3 -c BOOTSTRAP_SOURCE`): one process that collects every
-// frame and can answer them, for the agent's protocol and relay suites.
+// Runs the real in-container agent on the host (`python3 -c BOOTSTRAP_SOURCE`) and speaks its frame protocol:
+// the harness the agent suites share (boot it, run code, collect its frames).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { BOOTSTRAP_SOURCE, buildBootLine, type BootPayload } from '../../../electron/sandbox/agent/bootstrap.js';
 
 export type Frame = { type: string } & Record<string, unknown>;
@@ -155,3 +156,5 @@ export function echoRpc(frame: Frame, agent: Agent): void {
     agent.send({ type: 'rpc_response', id: frame.id, success: true, payload: { echo: frame.payload } });
   }
 }
+
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -1,4 +1,6 @@
 // Each client's real config format, in a temporary home: add, preview, remove, create, refuse, detect.
+import type { DiffHunk } from '../../../shared/contract.js';
+import { diffText } from '../../../electron/clients/change-diff.js';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,9 +91,9 @@ const CASES: Case[] = [
   },
 ];
 
-/** The lines a unified diff adds, without its header. */
-const addedLines = (diff: string) => diff.split('\n').filter((line) => line.startsWith('+') && !line.startsWith('+++'));
-const removedLines = (diff: string) => diff.split('\n').filter((line) => line.startsWith('-') && !line.startsWith('---'));
+/** The lines a change adds or removes, with their mark. */
+const addedLines = (diff: DiffHunk[]) => diff.flatMap((h) => h.lines).filter((line) => line.startsWith('+'));
+const removedLines = (diff: DiffHunk[]) => diff.flatMap((h) => h.lines).filter((line) => line.startsWith('-'));
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(() => null, (e: unknown) => e);
@@ -146,7 +148,7 @@ describe.each(CASES)('$id', (c) => {
     const before = siblings(dir);
     const preview = await configurator(home).preview(c.id, 'add');
     expect(preview).toMatchObject({ id: c.id, action: 'add', file, changed: true });
-    expect(preview.diff).toMatch(/^--- .+\n\+\+\+ .+\n@@ /m);
+    expect(preview.diff[0]).toMatchObject({ oldStart: expect.any(Number), newStart: expect.any(Number) });
     const added = addedLines(preview.diff).join('\n');
     expect(added).toContain('"sandbar": {');
     if (c.transport === 'http') {
@@ -155,8 +157,8 @@ describe.each(CASES)('$id', (c) => {
     } else {
       expect(added).toContain(STDIO.command);
     }
-    expect(preview.diff).not.toContain(TOKEN);
-    expect(preview.diff).not.toContain(TOKEN.slice(0, 12));
+    expect(diffText(preview.diff)).not.toContain(TOKEN);
+    expect(diffText(preview.diff)).not.toContain(TOKEN.slice(0, 12));
     expect(readFileSync(file)).toEqual(original);
     expect(siblings(dir)).toEqual(before);
   });
@@ -172,10 +174,10 @@ describe.each(CASES)('$id', (c) => {
     expect(readFileSync(removed.backup!)).toEqual(withEntry);
     expect(removedLines(removed.diff).join('\n')).toContain('"sandbar": {');
     expect(addedLines(removed.diff).join('\n')).not.toContain('sandbar');
-    expect(removed.diff).not.toContain(TOKEN);
+    expect(diffText(removed.diff)).not.toContain(TOKEN);
 
     const again = await configurator(home).apply(c.id, 'remove');
-    expect(again).toMatchObject({ changed: false, diff: '', backup: null });
+    expect(again).toMatchObject({ changed: false, diff: [], backup: null });
     expect(existsSync(`${file}${BACKUP_SUFFIX}-2`)).toBe(false);
   });
 
@@ -184,15 +186,15 @@ describe.each(CASES)('$id', (c) => {
     await configurator(home).apply(c.id, 'add');
     const once = readFileSync(file);
     const again = await configurator(home).apply(c.id, 'add');
-    expect(again).toMatchObject({ changed: false, diff: '', backup: null });
+    expect(again).toMatchObject({ changed: false, diff: [], backup: null });
     expect(readFileSync(file)).toEqual(once);
 
     const newToken = 'sbk_live_00000000000000000000000000000000NeW1';
     const moved = configurator(home, { targets: targets({ url: 'http://127.0.0.1:9000/mcp', token: newToken, command: '/usr/local/bin/sandbar' }) });
     const update = await moved.apply(c.id, 'add');
     expect(update.changed).toBe(true);
-    expect(update.diff).not.toContain(TOKEN);
-    expect(update.diff).not.toContain(newToken);
+    expect(diffText(update.diff)).not.toContain(TOKEN);
+    expect(diffText(update.diff)).not.toContain(newToken);
     const servers = parseAs(readFileSync(file, 'utf8'), c.jsonc)[c.container] as Record<string, Record<string, unknown>>;
     if (c.transport === 'http') {
       expect(JSON.stringify(servers.sandbar)).toContain('http://127.0.0.1:9000/mcp');
@@ -209,7 +211,7 @@ describe.each(CASES)('$id', (c) => {
     const result = await configurator(home).apply(c.id, 'add');
     expect(result).toMatchObject({ file, changed: true, backup: null });
     expect(addedLines(result.diff).join('\n')).toContain('"sandbar": {');
-    expect(result.diff).not.toContain(TOKEN);
+    expect(diffText(result.diff)).not.toContain(TOKEN);
     const text = readFileSync(file, 'utf8');
     expect(parseAs(text, c.jsonc)).toEqual({ [c.container]: { sandbar: c.entry } });
     expect(text.endsWith('}\n')).toBe(true);

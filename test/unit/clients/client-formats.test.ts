@@ -1,6 +1,6 @@
 // When an existing entry counts as current, which secrets a preview hides, and how.
 import { describe, expect, it } from 'vitest';
-import { changeDiff, maskSecret, maskSecrets } from '../../../electron/clients/change-diff.js';
+import { changeDiff, diffText, maskSecret, maskSecrets } from '../../../electron/clients/change-diff.js';
 import { CLIENT_FORMATS, entryMatches, entrySecrets } from '../../../electron/clients/client-formats.js';
 import { targets, TOKEN, URL_NOW } from './helpers.js';
 
@@ -39,10 +39,10 @@ describe('masking', () => {
   it('diffs the real text and masks the result; no change gives no diff', () => {
     const before = '{\n  "mcpServers": {}\n}\n';
     const after = `{\n  "mcpServers": { "sandbar": { "headers": { "Authorization": "Bearer ${TOKEN}" } } }\n}\n`;
-    const diff = changeDiff('/h/mcp.json', before, after, [TOKEN]);
+    const diff = diffText(changeDiff('/h/mcp.json', before, after, [TOKEN]));
     expect(diff).toContain('-  "mcpServers": {}');
     expect(diff).toContain('+  "mcpServers": { "sandbar": { "headers": { "Authorization": "Bearer ••••Zq7W" } } }');
     expect(diff).not.toContain(TOKEN);
-    expect(changeDiff('/h/mcp.json', before, before, [TOKEN])).toBe('');
+    expect(changeDiff('/h/mcp.json', before, before, [TOKEN])).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 // Where each client's file is on macOS, Windows and Linux, what "installed" means, and requests that make no sense.
+import { diffText } from '../../../electron/clients/change-diff.js';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,9 +47,9 @@ describe('ClientConfigurator: locations', () => {
     });
     const preview = await windows.preview('windsurf', 'add');
     expect(preview).toMatchObject({ file: files.windsurf, changed: true });
-    expect(preview.diff).toContain('+    "sandbar": {');
-    expect(preview.diff).toContain('"serverUrl": "http://127.0.0.1:7337/mcp"');
-    expect(preview.diff).not.toContain(TOKEN);
+    expect(diffText(preview.diff)).toContain('+    "sandbar": {');
+    expect(diffText(preview.diff)).toContain('"serverUrl": "http://127.0.0.1:7337/mcp"');
+    expect(diffText(preview.diff)).not.toContain(TOKEN);
   });
 
   it('calls a client installed when its config folder exists, even without a config file', async () => {

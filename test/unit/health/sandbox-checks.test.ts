@@ -1,6 +1,7 @@
 // The health report: runtime, image, and whether every limit holds.
 import { describe, expect, it } from 'vitest';
-import { buildHealthReport, enforcementHint, toRuntimeReport } from '../../../electron/health/sandbox-checks.js';
+import { buildHealthReport, enforcementHint } from '../../../electron/health/sandbox-checks.js';
+import { toRuntimeReport } from '../../../electron/sandbox/cli/cli-health.js';
 import type { ProbeFinding, ProbeResult } from '../../../electron/sandbox/probe.js';
 import type { RuntimeInfo } from '../../../electron/sandbox/cli/container-runtime.js';
 import { ENFORCED_KEYS, type EnforcedKey, type HealthReport, type RuntimeReport } from '../../../shared/health.js';

@@ -1,12 +1,14 @@
 // Recording through the engine's event stream: one row per run, with the right fields for each way a
 // run can end, its tool calls, the output cap, and a store that never throws into the stream.
+import { CliBackend } from '../../../electron/sandbox/cli/cli-backend.js';
+import { newOwner } from '../../../electron/sandbox/backend.js';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 import { Engine } from '../../../electron/sandbox/engine.js';
 import type { ContainerRuntime } from '../../../electron/sandbox/cli/container-runtime.js';
-import { DEFAULT_ENGINE_CONFIG } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG } from '../../../electron/sandbox/engine-config.js';
 import type { HistoryStore } from '../../../electron/history/history-store.js';
 import { HISTORY_STREAM_CAP_BYTES } from '../../../electron/history/history-writer.js';
 import { assertSearchIndexMatches, memoryLogger, openStore, recordRun, runEvents, tempDir } from './helpers.js';
@@ -166,7 +168,7 @@ describe('never throws into the event stream', () => {
       current: () => null,
       resolve: () => Promise.reject(new AppError('runtime_not_found', 'No container runtime was found')),
     } as unknown as ContainerRuntime;
-    const engine = new Engine(runtime, { ...DEFAULT_ENGINE_CONFIG, concurrency: 0, poolSize: 0 });
+    const engine = new Engine(new CliBackend(runtime, newOwner()), { ...DEFAULT_ENGINE_CONFIG, concurrency: 0, poolSize: 0 });
     engine.subscribe((e) => store.record(e));
     await engine.start();
     const queued = engine.submit({ code: 'print("queued")', client: { name: 'panel', transport: 'panel' } });

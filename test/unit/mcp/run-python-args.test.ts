@@ -7,16 +7,13 @@ describe('checkRunPythonArgs', () => {
   it('passes good arguments through, servers kept in order with duplicates', () => {
     expect(checkRunPythonArgs({ code: 'print(1)', servers: ['a', 'b', 'a'], timeout: 5, extra: true }, limits)).toEqual({
       ok: true,
-      code: 'print(1)',
-      servers: ['a', 'b', 'a'],
-      packages: [],
-      timeout: 5,
+      request: { code: 'print(1)', servers: ['a', 'b', 'a'], packages: [], timeoutSec: 5 },
     });
-    expect(checkRunPythonArgs({ code: 'x' }, limits)).toEqual({ ok: true, code: 'x', servers: [], packages: [], timeout: undefined });
+    expect(checkRunPythonArgs({ code: 'x' }, limits)).toEqual({ ok: true, request: { code: 'x', servers: [], packages: [] } });
   });
 
   it('takes packages as requirement strings and refuses anything else in words', () => {
-    expect(checkRunPythonArgs({ code: 'x', packages: ['duckdb==1.1.3', 'openpyxl'] }, limits)).toMatchObject({ ok: true, packages: ['duckdb==1.1.3', 'openpyxl'] });
+    expect(checkRunPythonArgs({ code: 'x', packages: ['duckdb==1.1.3', 'openpyxl'] }, limits)).toMatchObject({ ok: true, request: { packages: ['duckdb==1.1.3', 'openpyxl'] } });
     expect(checkRunPythonArgs({ code: 'x', packages: 'duckdb' }, limits)).toEqual({ ok: false, kind: 'schema', message: "Input validation error: 'duckdb' is not of type 'array'" });
     expect(checkRunPythonArgs({ code: 'x', packages: [1] }, limits)).toEqual({ ok: false, kind: 'schema', message: "Input validation error: 1 is not of type 'string'" });
     expect(checkRunPythonArgs({ code: 'x', packages: ['-e .'] }, limits)).toMatchObject({ ok: false, kind: 'validation', message: expect.stringContaining('is not a requirement Sandbar accepts') });

@@ -37,8 +37,8 @@ describe('session results', () => {
 
   it('takes `session` as a string only (the registry judges its value)', () => {
     const limits = { maxTimeoutSec: 120, maxCodeBytes: 1024 };
-    expect(checkRunPythonArgs({ code: 'x', session: 'new' }, limits)).toMatchObject({ ok: true, session: 'new' });
-    expect(checkRunPythonArgs({ code: 'x' }, limits)).toMatchObject({ ok: true, session: undefined });
+    expect(checkRunPythonArgs({ code: 'x', session: 'new' }, limits)).toMatchObject({ ok: true, request: { session: 'new' } });
+    expect(checkRunPythonArgs({ code: 'x' }, limits)).toEqual({ ok: true, request: { code: 'x', servers: [], packages: [] } });
     expect(checkRunPythonArgs({ code: 'x', session: ['new'] }, limits)).toEqual({ ok: false, kind: 'schema', message: "Input validation error: ['new'] is not of type 'string'" });
   });
 });

@@ -1,6 +1,11 @@
-// The capability matrix: what the probe proved, with each backend's documented exceptions marked amber.
+// The capability matrix: what the probe proved, with the exceptions each backend declares (its features)
+// and gVisor's marked amber.
 import { describe, expect, it } from 'vitest';
-import { buildCapabilities, knownException } from '../../../electron/sandbox/capabilities.js';
+import { buildCapabilities as build, knownException } from '../../../electron/sandbox/capabilities.js';
+import type { BackendKind } from '../../../electron/sandbox/backend.js';
+import { cliFeatures, rootlessNote } from '../../../electron/sandbox/cli/cli-health.js';
+import { KUBERNETES_FEATURES } from '../../../electron/sandbox/kubernetes/kubernetes-health.js';
+import type { Isolation } from '../../../electron/sandbox/sandbox-spec.js';
 import { buildHealthReport } from '../../../electron/health/sandbox-checks.js';
 import type { ProbeFinding, ProbeResult } from '../../../electron/sandbox/probe.js';
 import { ENFORCED_KEYS, type EnforcedKey, type RuntimeReport } from '../../../shared/health.js';
@@ -8,6 +13,13 @@ import { ENFORCED_KEYS, type EnforcedKey, type RuntimeReport } from '../../../sh
 function probe(notEnforced: EnforcedKey[] = []): ProbeResult {
   const findings = Object.fromEntries(ENFORCED_KEYS.map((k) => [k, { enforced: !notEnforced.includes(k), detail: `${k} detail` }])) as Record<EnforcedKey, ProbeFinding>;
   return { ok: true, findings };
+}
+
+/** Each backend's own declaration, as the backend passes it. */
+const featuresOf = (backend: BackendKind) => (backend === 'kubernetes' ? KUBERNETES_FEATURES : cliFeatures(backend));
+
+function buildCapabilities(input: { backend: BackendKind; isolation: Isolation; rootless: boolean; probe: ProbeResult | null }) {
+  return build({ ...input, features: featuresOf(input.backend), ...(input.backend === 'kubernetes' ? {} : { rootlessNote: rootlessNote(input.backend) }) });
 }
 
 const podmanRoot: RuntimeReport = {
@@ -36,10 +48,11 @@ describe('buildCapabilities', () => {
   it('never excuses memory, network, read-only root or capabilities on any backend', () => {
     for (const backend of ['podman', 'docker', 'kubernetes'] as const) {
       for (const isolation of ['runc', 'runsc'] as const) {
-        for (const key of ['memory', 'network', 'readOnlyRoot', 'capabilities'] as const) expect(knownException(key, backend, isolation)).toBeUndefined();
+        for (const key of ['memory', 'network', 'readOnlyRoot', 'capabilities'] as const) expect(knownException(key, featuresOf(backend), isolation)).toBeUndefined();
       }
     }
-    expect(knownException('pids', 'kubernetes', 'runc')).toMatch(/podPidsLimit/);
+    expect(knownException('pids', KUBERNETES_FEATURES, 'runc')).toMatch(/podPidsLimit/);
+    expect(knownException('pids', cliFeatures('podman'), 'runc')).toBeUndefined();
   });
 
   it('says when Docker runs as root, and which backends have a lifetime backstop', () => {

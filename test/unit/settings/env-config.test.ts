@@ -1,8 +1,12 @@
 // Engine configuration from the environment: Sandbar's variables and the reference's MCP_BRIDGE_* ones.
 import { describe, expect, it } from 'vitest';
-import { configFromEnv, DEFAULT_ENGINE_CONFIG, DEFAULT_IMAGE } from '../../../electron/settings/env-config.js';
+import { DEFAULT_ENGINE_CONFIG, engineConfigOf } from '../../../electron/sandbox/engine-config.js';
+import { settingsFromEnv, DEFAULT_IMAGE } from '../../../electron/settings/env-config.js';
+
 import { AppError } from '../../../shared/errors.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
+
+const configFromEnv = (env: NodeJS.ProcessEnv) => engineConfigOf(settingsFromEnv(env));
 
 function configError(env: NodeJS.ProcessEnv): AppError {
   try {
@@ -14,7 +18,7 @@ function configError(env: NodeJS.ProcessEnv): AppError {
   throw new Error(`expected ${JSON.stringify(env)} to be refused`);
 }
 
-describe('configFromEnv', () => {
+describe('configFromEnv (the engine config of settingsFromEnv)', () => {
   it('gives the defaults for an empty environment', () => {
     const config = configFromEnv({});
     expect(config).toEqual(DEFAULT_ENGINE_CONFIG);

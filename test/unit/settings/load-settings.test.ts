@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { containerSpecOf } from '../../../electron/sandbox/engine.js';
-import { engineConfigOf } from '../../../electron/settings/env-config.js';
+import { engineConfigOf } from '../../../electron/sandbox/engine-config.js';
 import { loadSettings } from '../../../electron/settings/load-settings.js';
 import { sandbarHome } from '../../../electron/settings/paths.js';
 import { flagLayer } from '../../../electron/settings/settings-layers.js';

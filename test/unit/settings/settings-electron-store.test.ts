@@ -31,13 +31,13 @@ const tempHome = () => mkdtempSync(path.join(tmpdir(), 'sandbar-estore-'));
 
 describe('electron-store and conf over one settings file', () => {
   it('loads electron-store with the mocked main-process API (the seam is real, not bypassed)', () => {
-    openElectronStore(tempHome(), ElectronStore);
+    openElectronStore(tempHome(), () => ElectronStore);
     expect(electron.ipcMain.on).toHaveBeenCalledWith('electron-store-get-data', expect.any(Function));
   });
 
   it('opens exactly <home>/settings.json, not a file under userData', () => {
     const home = tempHome();
-    const { store } = openElectronStore(home, ElectronStore);
+    const { store } = openElectronStore(home, () => ElectronStore);
     expect(store.path).toBe(path.join(home, 'settings.json'));
     expect(store.path).toBe(openConfStore(home).store.path);
   });
@@ -47,14 +47,14 @@ describe('electron-store and conf over one settings file', () => {
     const conf = openConfStore(home).store;
     const values = { limits: { memory: '1g', pids: 200 }, serverPolicies: { github: 'deny' }, importClients: ['cursor'], launchAtLogin: true };
     conf.store = values;
-    const estore = openElectronStore(home, ElectronStore).store;
+    const estore = openElectronStore(home, () => ElectronStore).store;
     expect(estore.store).toEqual(values);
     expect(estore.path).toBe(conf.path);
   });
 
   it('reads with conf what electron-store wrote, through the service on both sides', () => {
     const home = tempHome();
-    const desktop = new SettingsService({ store: openElectronStore(home, ElectronStore).store, env: {} });
+    const desktop = new SettingsService({ store: openElectronStore(home, () => ElectronStore).store, env: {} });
     desktop.update({ httpPort: 9100, limits: { cpus: 1.5 }, serverPolicies: { x: 'deny' } });
     const cli = new SettingsService({ store: openConfStore(home).store, env: {} });
     expect(cli.get()).toEqual(desktop.get());
@@ -66,14 +66,14 @@ describe('electron-store and conf over one settings file', () => {
   it('writes the file owner-only, like conf', () => {
     if (process.platform === 'win32') return;
     const home = tempHome();
-    openElectronStore(home, ElectronStore).store.store = { poolSize: 1 };
+    openElectronStore(home, () => ElectronStore).store.store = { poolSize: 1 };
     expect(statSync(path.join(home, 'settings.json')).mode & 0o777).toBe(0o600);
   });
 
   it('moves a corrupt file aside before electron-store opens it, as for conf', () => {
     const home = tempHome();
     writeFileSync(path.join(home, 'settings.json'), '{"poolSize": ');
-    const opened = openElectronStore(home, ElectronStore);
+    const opened = openElectronStore(home, () => ElectronStore);
     expect(opened.store.store).toEqual({});
     const aside = readdirSync(home).filter((f) => f.startsWith('settings.json.corrupt-'));
     expect(aside).toHaveLength(1);

@@ -113,7 +113,6 @@ vi.mock('electron', () => ({
   clipboard: fakes.clipboard,
   shell: fakes.shell,
 }));
-vi.mock('electron-store', () => ({ default: class {} }));
 const stdio = vi.hoisted(() => ({ runs: [] as { env: unknown; createCore: unknown }[] }));
 vi.mock('../../../electron/cli/stdio-run.js', () => ({
   runStdio: async (options: { env: unknown; createCore: unknown }) => {

@@ -70,7 +70,7 @@ function setup(over: { health?: HealthReport | null; healthError?: boolean } = {
   const controller = new TrayController({
     router,
     view,
-    actions: { openPanel: () => done.push('open'), copyText: (t) => copied.push(t), quit: () => done.push('quit') },
+    actions: { openPanel: () => done.push('open'), copyText: (t) => copied.push(t), openLogs: () => done.push('logs'), quit: () => done.push('quit') },
     log: (m) => logs.push(m),
   });
   return { router, view, controller, done, copied, logs };
@@ -227,7 +227,7 @@ describe('TrayController', () => {
     expect(logs.join('\n')).toContain('nope');
   });
 
-  it('copy puts the endpoint URL on the clipboard; open and quit call the shell', async () => {
+  it('copy puts the endpoint URL on the clipboard; open, open logs and quit call the shell', async () => {
     const { router, controller, done, copied } = setup();
     await controller.start();
     await controller.perform('copyEndpoint');
@@ -236,8 +236,9 @@ describe('TrayController', () => {
     await controller.perform('copyEndpoint');
     expect(copied.at(-1)).toBe('http://127.0.0.1:9000/mcp');
     await controller.perform('open');
+    await controller.perform('openLogs');
     await controller.perform('quit');
-    expect(done).toEqual(['open', 'quit']);
+    expect(done).toEqual(['open', 'logs', 'quit']);
   });
 
   it('copy is disabled while the listener is down', async () => {

@@ -75,7 +75,7 @@ describe('trayTooltip', () => {
 describe('trayMenu', () => {
   const labels = (i: TrayInput) => trayMenu(i).map((item) => (item.type === 'separator' ? '---' : item.label));
 
-  it('has the five entries in order, with the counts and the pause label', () => {
+  it('has its entries in order, with the counts, the pause label and the logs', () => {
     expect(labels(input({ live: { paused: false, running: 1, queued: 0 } }))).toEqual([
       'Open Sandbar',
       '---',
@@ -84,6 +84,7 @@ describe('trayMenu', () => {
       '---',
       'Copy endpoint URL',
       'Pause new runs',
+      'Open logs',
       '---',
       'Quit Sandbar',
     ]);

@@ -58,10 +58,10 @@ describe('SseParser', () => {
   });
 
   it('handles lone \\r line endings and a leading byte-order mark', () => {
-    // A trailing \r may be half of \r\n, so the frame completes when the next text shows it was not.
+    // A trailing \r may be half of \r\n, so the frame completes once the next line shows it was not.
     const parser = new SseParser();
     expect(parser.push('\uFEFFevent: e\rdata: d\r\r')).toEqual([]);
-    expect(parser.push(':')).toEqual([{ event: 'e', data: 'd', id: null }]);
+    expect(parser.push(':\n')).toEqual([{ event: 'e', data: 'd', id: null }]);
   });
 
   it('ignores unknown fields and retry', () => {

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CopyButton } from '../../../../renderer/components/copy-button.js';
-import { DiffView } from '../../../../renderer/components/diff-view.js';
+import { DiffView, diffRows } from '../../../../renderer/components/diff-view.js';
 import { Field } from '../../../../renderer/components/field.js';
 import { ProgressBar, usageTone } from '../../../../renderer/components/progress-bar.js';
 import { SliderField } from '../../../../renderer/components/slider-field.js';
@@ -90,10 +90,28 @@ describe('CopyButton', () => {
 
 describe('DiffView', () => {
   it('counts and marks added and removed lines', () => {
-    render(<DiffView diff={'@@ -1,2 +1,2 @@\n-old\n+new\n same\n'} label="mcp.json" />);
+    render(<DiffView diff={[{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: ['-old', '+new', ' same'] }]} label="mcp.json" />);
     expect(screen.getByRole('table').getAttribute('aria-label')).toBe('mcp.json: 1 line added, 1 line removed');
     expect(document.querySelector('.diff-add')?.textContent).toContain('new');
     expect(document.querySelector('.diff-del')?.textContent).toContain('old');
+  });
+
+  it('numbers each side from the hunk headers the server sent, and keeps "no newline" notes as notes', () => {
+    const rows = diffRows([
+      { oldStart: 3, oldLines: 2, newStart: 3, newLines: 3, lines: [' a', '-b', '+B', '+c'] },
+      { oldStart: 10, oldLines: 1, newStart: 11, newLines: 1, lines: ['-z', '\\ No newline at end of file', '+Z'] },
+    ]);
+    expect(rows.map((r) => [r.kind, r.oldNo, r.newNo, r.text])).toEqual([
+      ['hunk', null, null, '@@ -3,2 +3,3 @@'],
+      ['context', 3, 3, 'a'],
+      ['del', 4, null, 'b'],
+      ['add', null, 4, 'B'],
+      ['add', null, 5, 'c'],
+      ['hunk', null, null, '@@ -10,1 +11,1 @@'],
+      ['del', 10, null, 'z'],
+      ['note', null, null, '\\ No newline at end of file'],
+      ['add', null, 11, 'Z'],
+    ]);
   });
 });
 

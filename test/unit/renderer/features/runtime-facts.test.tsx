@@ -4,13 +4,14 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RuntimeFacts } from '../../../../renderer/features/health/runtime-facts.js';
 import { buildCapabilities } from '../../../../electron/sandbox/capabilities.js';
+import { cliFeatures, rootlessNote } from '../../../../electron/sandbox/cli/cli-health.js';
 import { ENFORCED_KEYS, type EnforcedKey, type HealthReport } from '../../../../shared/health.js';
 
 afterEach(cleanup);
 
 function report(notEnforced: EnforcedKey[], isolation: 'runc' | 'runsc', backend: 'podman' | 'docker' = 'podman'): HealthReport {
   const findings = Object.fromEntries(ENFORCED_KEYS.map((k) => [k, { enforced: !notEnforced.includes(k), detail: `${k} detail` }])) as Record<EnforcedKey, { enforced: boolean; detail: string }>;
-  const capabilities = buildCapabilities({ backend, isolation, rootless: false, probe: { ok: true, findings } });
+  const capabilities = buildCapabilities({ backend, features: cliFeatures(backend), rootlessNote: rootlessNote(backend), isolation, rootless: false, probe: { ok: true, findings } });
   return {
     ok: true, checkedAt: 0, seccomp: 'sandbar', image: { name: 'img', present: true },
     enforced: Object.fromEntries(ENFORCED_KEYS.map((k) => [k, !notEnforced.includes(k)])) as Record<EnforcedKey, boolean>,

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RuntimeTiersCard } from '../../../../renderer/features/health/runtime-tiers-card.js';
 import { buildCapabilities } from '../../../../electron/sandbox/capabilities.js';
+import { cliFeatures, rootlessNote } from '../../../../electron/sandbox/cli/cli-health.js';
 import { ENFORCED_KEYS, type EnforcedKey } from '../../../../shared/health.js';
 import { useUiStore } from '../../../../renderer/stores/ui-store.js';
 import { fakeApi } from './api-mock.js';
@@ -18,7 +19,7 @@ afterEach(cleanup);
 
 const caps = (backend: 'podman' | 'docker', isolation: 'runc' | 'runsc', notEnforced: EnforcedKey[], rootless: boolean) =>
   buildCapabilities({
-    backend, isolation, rootless,
+    backend, features: cliFeatures(backend), rootlessNote: rootlessNote(backend), isolation, rootless,
     probe: { ok: true, findings: Object.fromEntries(ENFORCED_KEYS.map((k) => [k, { enforced: !notEnforced.includes(k), detail: `${k} detail` }])) as Record<EnforcedKey, { enforced: boolean; detail: string }> },
   });
 

@@ -1,0 +1,35 @@
+// The whole health report, gathered in one place: the sandbox's report from the backend in use (it decides
+// `ok`), then the rows of the rooms around it (history, settings file, packages, log file) and, in a
+// long-running instance, the service's own (endpoint, pool and queue, servers).
+import type { HealthCheck, HealthReport } from '../../shared/health.js';
+import type { HistoryHealth } from '../../shared/history.js';
+import type { BackendFeatures, BackendHealth, ContainerSpec } from '../sandbox/backend.js';
+import { historyCheck, logFileCheck, settingsChecks } from './app-checks.js';
+import { collectHealth } from './sandbox-checks.js';
+import { packagesCheck } from './service-checks.js';
+import { withChecks } from './with-checks.js';
+
+export interface HealthSources {
+  /** The backend in use now (it can change with the settings). */
+  backend(): { readonly features: BackendFeatures; health(spec: ContainerSpec, options: { probe: boolean }): Promise<BackendHealth> };
+  /** The spec every sandbox is started with now. */
+  spec(): ContainerSpec;
+  history(): HistoryHealth;
+  settingsWarnings(): readonly string[];
+  packages(): Promise<{ index: string; usage: { layers: number; bytes: number; capBytes: number } | null; lastProblem: string | null }>;
+  /** Where this process writes its log, when it writes one (serve, desktop). */
+  logFile?: string | null;
+}
+
+export async function collectAppHealth(sources: HealthSources, options: { probe: boolean }, service: readonly HealthCheck[] = []): Promise<HealthReport> {
+  const backend = sources.backend();
+  const report = await collectHealth(backend, sources.spec(), options);
+  const packages = packagesCheck({ ...(await sources.packages()), ...(backend.features.packages ? {} : { unavailableOn: backend.features.label }) });
+  return withChecks(report, [
+    historyCheck(sources.history()),
+    ...settingsChecks(sources.settingsWarnings()),
+    packages,
+    ...(sources.logFile ? [logFileCheck(sources.logFile)] : []),
+    ...service,
+  ]);
+}
