@@ -16,7 +16,7 @@ beforeAll(() => {
 /** The room-order complaints (restricted imports or syntax) about `code` placed at `file`. */
 async function complaints(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
 }
 const importing = (spec: string) => `export * from '${spec}';\n`;
 

@@ -34,6 +34,7 @@ describe('Re-run from the panel', () => {
     fixture = await runFixture({ features: { packages: false, label: 'Cluster' }, maxCodeBytes: 1024 });
     await expect(startAsPanel(fixture.runs, { code: 'print x', servers: ['mail'], packages: [], timeoutSec: null })).rejects.toThrow(/'mail' is denied in Sandbar/);
     await expect(startAsPanel(fixture.runs, { code: 'print x', servers: [], packages: ['numpy'], timeoutSec: null })).rejects.toThrow('Packages are not available with the Cluster runtime: bake them into the image.');
+    await expect(startAsPanel(fixture.runs, { code: 'print x', servers: [], packages: ['numpy; rm -rf /'], timeoutSec: null })).rejects.toThrow(/^packages: /);
     await expect(startAsPanel(fixture.runs, { code: `print ${'x'.repeat(2048)}`, servers: [], packages: [], timeoutSec: null })).rejects.toThrow(/the limit is 1 KiB/);
     expect(fixture.engine.snapshot().queued).toEqual([]);
   });
