@@ -27,13 +27,23 @@ const below = (message, depth, rooms, files = []) => [
 ];
 const submitSelector = "CallExpression[callee.property.name='submit'][callee.object.name='engine'], CallExpression[callee.property.name='submit'][callee.object.property.name='engine']";
 const submitRule = { selector: submitSelector, message: 'Start runs through RunService (electron/runs/), the only caller of engine.submit outside sandbox/.' };
-function room(files, forbidden, { mayCallSubmit = false } = {}) {
+// Backends describe themselves (BackendFeatures, health facts): outside a backend's own wing nobody tests
+// which backend it is, by class, by a name compared or switched on, or by an isKubernetes-style helper.
+const backendMessage = 'Ask the backend what it supports (backend.features, its health facts) instead of testing which backend it is; only its own folder under sandbox/ may.';
+const backendNames = '/^(podman|docker|kubernetes)$/';
+const backendRules = [
+  { selector: "BinaryExpression[operator='instanceof'][right.name=/Backend$/]", message: backendMessage },
+  { selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${backendNames}]`, message: backendMessage },
+  { selector: `SwitchCase > Literal[value=${backendNames}]`, message: backendMessage },
+  { selector: 'Identifier[name=/^is(Kubernetes|Podman|Docker|Cli)(Backend)?$/]', message: backendMessage },
+];
+function room(files, forbidden, { mayCallSubmit = false, ownBackend = false } = {}) {
   const dynamic = forbidden.map((f) => ({ selector: `ImportExpression[source.value=/${f.regex}/]`, message: f.message }));
   return {
     files,
     rules: {
       'no-restricted-imports': ['error', { paths: electronOnly.paths, patterns: [...electronOnly.patterns, ...forbidden] }],
-      'no-restricted-syntax': ['error', ...(mayCallSubmit ? [] : [submitRule]), ...dynamic],
+      'no-restricted-syntax': ['error', ...(mayCallSubmit ? [] : [submitRule]), ...(ownBackend ? [] : backendRules), ...dynamic],
     },
   };
 }
@@ -62,8 +72,8 @@ const roomOrder = [
     ...below(sandboxMessage, 1, notRooms, composition),
     { regex: '^\\.\\/(cli|kubernetes)\\/', message: 'The top of sandbox/ (engine, pool, backend contract) imports no backend wing: backends come in through SandboxBackend.' },
   ], { mayCallSubmit: true }),
-  room(['electron/sandbox/cli/**/*.ts'], [...below(sandboxMessage, 2, notRooms, composition), { regex: '^\\.\\.\\/kubernetes\\/', message: wingMessage }], { mayCallSubmit: true }),
-  room(['electron/sandbox/kubernetes/**/*.ts'], [...below(sandboxMessage, 2, notRooms, composition), { regex: '^\\.\\.\\/cli\\/', message: wingMessage }], { mayCallSubmit: true }),
+  room(['electron/sandbox/cli/**/*.ts'], [...below(sandboxMessage, 2, notRooms, composition), { regex: '^\\.\\.\\/kubernetes\\/', message: wingMessage }], { mayCallSubmit: true, ownBackend: true }),
+  room(['electron/sandbox/kubernetes/**/*.ts'], [...below(sandboxMessage, 2, notRooms, composition), { regex: '^\\.\\.\\/cli\\/', message: wingMessage }], { mayCallSubmit: true, ownBackend: true }),
   room(['electron/sandbox/run/**/*.ts'], [...below(sandboxMessage, 2, notRooms, composition), { regex: '^\\.\\.\\/(cli|kubernetes)\\/', message: 'run/ is one run whatever the backend: it imports no backend wing.' }], { mayCallSubmit: true }),
   room(['electron/sandbox/agent/**/*.ts'], [...below(sandboxMessage, 2, notRooms, composition), { regex: '^\\.\\.\\/(cli|kubernetes|run)\\/', message: 'agent/ is the sandbox side of the protocol: it imports no other wing.' }], { mayCallSubmit: true }),
 ];
@@ -89,10 +99,11 @@ export default tseslint.config(
   },
   {
     // One module starts runs: every surface goes through runs/ (RunService), which alone calls the engine's submit.
-    // (The room blocks below repeat this rule, as they set no-restricted-syntax themselves.)
+    // Nor does any file outside a backend's wing test which backend it has. (The room blocks below repeat
+    // these rules, as they set no-restricted-syntax themselves.)
     files: ['electron/**/*.ts'],
     ignores: ['electron/runs/**', 'electron/sandbox/**'],
-    rules: { 'no-restricted-syntax': ['error', submitRule] },
+    rules: { 'no-restricted-syntax': ['error', submitRule, ...backendRules] },
   },
   ...roomOrder,
   {

@@ -93,6 +93,24 @@ describe('room order lint', () => {
     expect(await complaints('electron/runs/probe.ts', call)).toEqual([]);
   });
 
+  it('lets no file outside a backend\'s own wing test which backend it has', async () => {
+    const tests = [
+      "import type { SandboxBackend } from '../sandbox/backend.js';\nexport const k = (b: SandboxBackend) => b.kind === 'kubernetes';\n",
+      "export const k = (b: { kind: string }) => 'docker' !== b.kind;\n",
+      "export const k = (b: object, K: new () => object) => { class KubernetesBackend {} return b instanceof KubernetesBackend || K; };\n",
+      "export const k = (kind: string) => { switch (kind) { case 'podman': return 1; default: return 0; } };\n",
+      'export const isKubernetes = (x: unknown) => Boolean(x);\n',
+    ];
+    for (const file of ['electron/health/probe.ts', 'electron/runs/probe.ts', 'electron/core.ts', 'electron/sandbox/engine-probe.ts', 'electron/sandbox/run/probe.ts', 'electron/mcp/probe.ts']) {
+      for (const code of tests) expect((await complaints(file, code)).join(), `${file}: ${code}`).toContain('Ask the backend what it supports');
+    }
+    for (const file of ['electron/sandbox/kubernetes/probe.ts', 'electron/sandbox/cli/probe.ts']) {
+      for (const code of tests) expect(await complaints(file, code), `${file}: ${code}`).toEqual([]);
+    }
+    // What a backend says of itself is fine anywhere.
+    expect(await complaints('electron/health/probe.ts', "export const k = (b: { features: { pause: boolean; label: string } }) => b.features.pause || b.features.label === 'x';\n")).toEqual([]);
+  });
+
   it('has a room block for every folder under electron/', async () => {
     const folders = readdirSync(path.join(root, 'electron'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'assets');
     expect(folders.length).toBeGreaterThan(10);
