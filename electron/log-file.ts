@@ -3,6 +3,7 @@
 // redacted before it is written: bearer tokens, the token files' values and the panel's `#token=`.
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { logToFile } from './logger.js';
 
 export const LOGS_DIR = 'logs';
 export const LOG_FILE = 'sandbar.log';
@@ -66,6 +67,40 @@ export class LogFile {
     }
     renameSync(this.file, `${this.file}.1`);
     this.size = 0;
+  }
+}
+
+/**
+ * The log of a long-running instance (the tray app, `serve`), opened before anything else logs: from here
+ * every logger's lines also go to `$SANDBAR_HOME/logs/sandbar.log`. Bearer credentials and `#token=` are
+ * always masked; the token values join once they are loaded (`neverWrite`).
+ */
+export class AppLog {
+  readonly file: LogFile;
+  private readonly secrets: (() => readonly string[])[] = [];
+  private readonly previous: ((line: string) => void) | undefined;
+  private closed = false;
+
+  constructor(home: string, options: Omit<LogFileOptions, 'dir' | 'secrets'> = {}) {
+    this.file = new LogFile({ ...options, dir: path.join(home, LOGS_DIR), secrets: () => this.secrets.flatMap((read) => read()) });
+    this.previous = logToFile((line) => this.file.write(line));
+  }
+
+  /** The file's path (Health shows it; the tray's "Open logs" opens its folder). */
+  get path(): string {
+    return this.file.file;
+  }
+
+  /** Values never to write from now on, read on every line (a rotated token is covered at once). */
+  neverWrite(values: () => readonly string[]): void {
+    this.secrets.push(values);
+  }
+
+  /** Stops sending lines here (the sink before this one, if any, takes over again). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    logToFile(this.previous ?? null);
   }
 }
 

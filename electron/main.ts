@@ -10,6 +10,7 @@ import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
 import { createCore } from './core.js';
 import { runStdio } from './cli/stdio-run.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
+import { AppLog } from './log-file.js';
 import { createLogger } from './logger.js';
 import { createSandbarApp } from './sandbar-app.js';
 import { applySecurityGuards } from './security.js';
@@ -41,6 +42,9 @@ const log = createLogger('desktop', env);
 // SANDBAR_HOME is the one folder every surface shares; Chromium's own profile goes in a subfolder of it
 // (the single-instance lock lives there too, so one app runs per home).
 const home = sandbarHome(env);
+// The tray app's log file, open before its first line (a stdio child launched by a client logs to the
+// client's stderr only: two processes rotating one file would lose lines).
+const appLog = process.argv.includes(STDIO_FLAG) ? undefined : new AppLog(home);
 app.setPath('userData', path.join(home, 'electron'));
 registerAppScheme();
 app.enableSandbox();
@@ -76,6 +80,7 @@ async function boot(): Promise<void> {
     settingsStore: openElectronStore(home, electronStore),
     panelDir: PANEL_DIR,
     log,
+    ...(appLog ? { appLog } : {}),
     // Packaged: the app binary itself; from a checkout (`electron .`): Electron plus the app folder.
     stdioCommand: () => ({ command: process.execPath, args: app.isPackaged ? [STDIO_FLAG] : [app.getAppPath(), STDIO_FLAG] }),
     // Only calls over IPC (this app's own window) can reach this; HTTP callers are refused before it.

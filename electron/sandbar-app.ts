@@ -18,8 +18,8 @@ import { startAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
 import { clearInstance, writeInstance } from './instance-file.js';
-import { createLogger, logToFile, type Logger } from './logger.js';
-import { LOG_FILE, LOGS_DIR, LogFile } from './log-file.js';
+import { createLogger, type Logger } from './logger.js';
+import { AppLog } from './log-file.js';
 import { sandbarHome } from './settings/paths.js';
 import { HttpEndpoint, type ExtraRoute } from './mcp/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './http/token-store.js';
@@ -39,6 +39,8 @@ export interface SandbarAppOptions {
   /** How MCP clients that only launch commands start Sandbar (`sandbar stdio`). */
   stdioCommand?: () => { command: string; args: string[] };
   log?: Logger;
+  /** The log file, when the caller opened it before its own first line (the desktop); otherwise opened here, first. */
+  appLog?: AppLog;
   /**
    * The desktop's native confirmation for settings that run something on the host (server commands, the
    * runtime): shown with the exact command; without it such changes are refused on every channel.
@@ -74,8 +76,10 @@ function defaultStdioCommand(): { command: string; args: string[] } {
 
 export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const env = options.env ?? process.env;
+  // The log file first, so it has every line this instance logs (the core's warnings, a new token's file).
+  const appLog = options.appLog ?? new AppLog(sandbarHome(env));
   const log = options.log ?? createLogger('sandbar', env);
-  const logFile = path.join(sandbarHome(env), LOGS_DIR, LOG_FILE);
+  const logFile = appLog.path;
   const core = createCore({ env, logFile, ...(options.flags ? { flags: options.flags } : {}), ...(options.settingsStore ? { settingsStore: options.settingsStore } : {}) });
   // Two credentials: the client token opens /mcp only (it is what client configs carry); the panel token
   // opens the control API and the panel. A leaked client config can run code, never change the host.
@@ -83,9 +87,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   const panelToken = loadOrCreateToken(core.home, 'panel');
   for (const created of [clientToken, panelToken].filter((t) => t.created)) log.info(`created a new access token in ${created.file}`);
   const tokens: Record<TokenKind, string> = { client: clientToken.token, panel: panelToken.token };
-  // From here every logger's lines also go to the log file, with both tokens (as they are now) masked.
-  const file = new LogFile({ dir: path.dirname(logFile), secrets: () => [tokens.client, tokens.panel] });
-  const previousSink = logToFile((line) => file.write(line));
+  // Both tokens (as they are now, after a rotation too) are never written to the log file.
+  appLog.neverWrite(() => [tokens.client, tokens.panel]);
   let endpointError: string | null = null;
 
   // Monitors broadcast through the router, which is made last (it needs their methods); they only
@@ -268,7 +271,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       await images.dispose();
       await core.dispose(graceMs);
       await endpoint.close();
-      logToFile(previousSink ?? null);
+      if (!options.appLog) appLog.close();
     },
   };
 }

@@ -1,3 +1,4 @@
+// The test projects: unit (no containers), integration (real containers, one file at a time, per runtime) and e2e (the panel in Chromium).
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 import { parseTestRuntimes } from './integration/runtimes.js';

@@ -20,8 +20,8 @@ export interface BridgedRun {
 const lines = (value: unknown): string => (Array.isArray(value) && value.length > 0 ? `${value.join('\n')}\n` : '');
 
 /** The run's outcome, or null when the instance was not there to take it (nothing ran). */
-export async function runBridged(target: BridgeTarget, run: { code: string; servers: string[]; timeout?: number; json: boolean }): Promise<BridgedRun | null> {
-  const args = { code: run.code, ...(run.servers.length ? { servers: run.servers } : {}), ...(run.timeout ? { timeout: run.timeout } : {}) };
+export async function runBridged(target: BridgeTarget, run: { code: string; servers: string[]; packages?: string[]; timeout?: number; json: boolean }): Promise<BridgedRun | null> {
+  const args = { code: run.code, ...(run.servers.length ? { servers: run.servers } : {}), ...(run.packages?.length ? { packages: run.packages } : {}), ...(run.timeout ? { timeout: run.timeout } : {}) };
   const result = await callToolOnce(target.url, target.token, { name: 'run_python', arguments: args }, { name: 'sandbar-cli', version: packageInfo().version });
   if (!result) return null;
   // A result with figures or files carries its payload in _meta instead (see STRUCTURED_META_KEY).

@@ -1,4 +1,4 @@
-// `sandbar run [FILE|-] [--timeout S] [--servers a,b] [--json]`: one execution, joined to a running instance
+// `sandbar run [FILE|-] [--timeout S] [--servers a,b] [--package REQ]... [--json]`: one execution, joined to a running instance
 // (run-bridged.ts) or run here through the run service, which refuses what every surface refuses.
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
@@ -44,10 +44,13 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       return n;
     })
     .option('-s, --servers <names>', 'comma-separated MCP servers to load as mcp_<alias>', (v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('-p, --package <requirement>', 'a package to install first (name or name==version); repeat for more', (v: string, all: string[] = []) => [...all, v])
     .option('--json', 'print the structured result instead of the output')
     .option('--no-bridge', 'always run here, even when a Sandbar instance is running for this home')
-    .action(async (file: string | undefined, opts: { timeout?: number; servers?: string[]; json?: boolean; bridge: boolean }) => {
+    .action(async (file: string | undefined, opts: { timeout?: number; servers?: string[]; package?: string[]; json?: boolean; bridge: boolean }) => {
       const code = readCode(file);
+      const servers = [...new Set(opts.servers ?? [])];
+      const packages = opts.package ?? [];
       if (opts.bridge) {
         // A running instance of this home has a warm pool and the history: join it (as `stdio` does).
         const [{ readInstance }, { loadOrCreateToken }, { sandbarHome }] = await Promise.all([
@@ -60,7 +63,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         if (instance) {
           const { runBridged } = await import('./run-bridged.js');
           const target = { url: instance.url, token: loadOrCreateToken(home).token };
-          const run = await runBridged(target, { code, servers: [...new Set(opts.servers ?? [])], ...(opts.timeout ? { timeout: opts.timeout } : {}), json: opts.json === true });
+          const run = await runBridged(target, { code, servers, packages, ...(opts.timeout ? { timeout: opts.timeout } : {}), json: opts.json === true });
           if (run) {
             if (opts.json) process.stdout.write(`${JSON.stringify(run.structured, null, 2)}\n`);
             ctx.setExitCode(RUN_EXIT_CODES[run.exitReason] ?? 1);
@@ -70,14 +73,14 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       }
       // One run: a warm pool would only start a container nobody uses.
       const core = await ctx.createCore({ overrides: { poolSize: 0 }, oneShot: true });
-      const servers = [...new Set(opts.servers ?? [])];
       await core.start();
-      // The run service refuses what every surface refuses (code size, unknown or denied servers, ...).
+      // The run service refuses what every surface refuses (code size, unknown or denied servers, packages
+      // that are malformed or that this backend cannot mount, ...).
       const abort = new AbortController();
       const stop = () => abort.abort();
       let ticket;
       try {
-        ticket = await core.runs.start({ code, servers, ...(opts.timeout ? { timeoutSec: opts.timeout } : {}) }, { client: { name: 'cli', transport: 'cli' } }, { signal: abort.signal });
+        ticket = await core.runs.start({ code, servers, packages, ...(opts.timeout ? { timeoutSec: opts.timeout } : {}) }, { client: { name: 'cli', transport: 'cli' } }, { signal: abort.signal });
       } catch (err) {
         await core.dispose();
         throw err;

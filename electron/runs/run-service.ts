@@ -7,7 +7,7 @@ import type { PendingApproval } from '../../shared/approvals.js';
 import type { SandboxMcpContext } from '../../shared/proxy.js';
 import type { SessionCall } from '../sessions/session-registry.js';
 import type { ApprovalAsk, ApprovalQueue, PackageProvider, RunCaller, RunEngine, RunEvents, RunHooks, RunRequest, RunResult, RunTicket, ServerCatalog, SessionAdmission } from './ports.js';
-import { codeSizeRefusal, RunRefused } from './run-refusal.js';
+import { codeSizeRefusal, packagesRefusal, RunRefused } from './run-refusal.js';
 
 export interface RunServiceOptions {
   engine: RunEngine;
@@ -51,6 +51,8 @@ export class RunService {
     const requirements = [...(request.packages ?? [])];
     const tooLarge = codeSizeRefusal(request.code, this.options.maxCodeBytes());
     if (tooLarge) throw new RunRefused('validation', tooLarge);
+    const badPackages = packagesRefusal(requirements);
+    if (badPackages) throw new RunRefused('validation', badPackages);
     const serverRefusal = this.options.servers.refusal(servers);
     if (serverRefusal) throw new RunRefused('refused', serverRefusal);
     const features = engine.backend.features;

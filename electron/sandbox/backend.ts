@@ -5,9 +5,29 @@ import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type LimitState
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Limits } from '../../shared/limits.js';
-import type { FontList, PreloadPlan } from './warm-imports.js';
-import type { ProbeResult } from './probe.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
+
+/** What the agent imports before `ready`; `optional`: a module the image lacks is skipped without a word.
+ * (Here, in the contract, so warm-imports.ts and the backends share it without importing each other.) */
+export interface PreloadPlan {
+  modules: string[];
+  optional: boolean;
+}
+
+/** Matplotlib's font list: its file name (fontlist-vNNN.json) and JSON text. */
+export interface FontList {
+  name: string;
+  data: string;
+}
+
+/** One limit as the probe found it. */
+export interface ProbeFinding {
+  enforced: boolean;
+  detail: string;
+}
+
+/** What the enforcement probe found (probe.ts runs it; every backend reports it). */
+export type ProbeResult = { ok: true; findings: Record<EnforcedKey, ProbeFinding> } | { ok: false; error: string };
 
 /** Everything that decides a container's flags; a change to any of it drains the warm pool. */
 export interface ContainerSpec {

@@ -2,8 +2,7 @@
 // exceptions marked amber and explained: those the backend declares (its features) and those of the
 // isolation tier (gVisor).
 import { ENFORCED_KEYS, type EnforcedKey } from '../../shared/health.js';
-import type { BackendCapabilities, BackendFeatures, BackendKind, LimitState } from './backend.js';
-import type { ProbeResult } from './probe.js';
+import type { BackendCapabilities, BackendFeatures, BackendKind, LimitState, ProbeResult } from './backend.js';
 import type { Isolation } from './sandbox-spec.js';
 
 /** Why a limit cannot hold here, or undefined when it must (and its failure is unsafe). */

@@ -13,19 +13,8 @@ import { StartGate, type Refusal } from './start-gate.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
-import {
-  admissionRefusal,
-  busyMessage,
-  containerSpecOf,
-  summaryOf,
-  PAUSED_MESSAGE,
-  type EngineConfig,
-  type EngineOptions,
-  type EngineSnapshot,
-  type ExecutionHandle,
-  type SessionBinding,
-  type SubmitOptions,
-} from './engine-config.js';
+import { admissionRefusal, busyMessage, containerSpecOf, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
+import type { EngineConfig, EngineOptions, EngineSnapshot, ExecutionHandle, SessionBinding, SubmitOptions } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
 

@@ -4,15 +4,10 @@ import { readFileSync } from 'node:fs';
 import { assetPath } from '../asset-path.js';
 import { ENFORCED_KEYS, type EnforcedKey } from '../../shared/health.js';
 import { errorMessage } from '../../shared/errors.js';
-import type { ContainerSpec, SandboxBackend } from './backend.js';
+import type { ContainerSpec, ProbeFinding, ProbeResult, SandboxBackend } from './backend.js';
 import { runInContainer } from './run/execution.js';
 
-export interface ProbeFinding {
-  enforced: boolean;
-  detail: string;
-}
-
-export type ProbeResult = { ok: true; findings: Record<EnforcedKey, ProbeFinding> } | { ok: false; error: string };
+export type { ProbeFinding, ProbeResult } from './backend.js';
 
 export const PROBE_MEMORY_MB = 96;
 export const PROBE_PIDS = 32;

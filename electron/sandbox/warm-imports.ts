@@ -12,18 +12,14 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../shared/errors.js';
-import type { SandboxBackend, ContainerSpec } from './backend.js';
+import type { SandboxBackend, ContainerSpec, FontList, PreloadPlan } from './backend.js';
 import { runInContainer } from './run/execution.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 
 /** Setting `preload: null`: whichever of these the image has (and, see PreloadUsage, the runs use). */
 export const DEFAULT_PRELOAD: readonly string[] = ['numpy', 'pandas', 'matplotlib.pyplot'];
 
-/** What the agent imports before `ready`; `optional`: a module the image lacks is skipped without a word. */
-export interface PreloadPlan {
-  modules: string[];
-  optional: boolean;
-}
+export type { PreloadPlan } from './backend.js';
 
 /**
  * The plan for pooled containers. A list in the setting is imported as given. The default (null) is the
@@ -68,11 +64,7 @@ export function preloadProblem(container: Pick<SandboxContainer, 'preload'>): st
   return `Preload (setting "preload"): could not import ${failed.map((f) => `${f.module} (${f.error})`).join('; ')}`;
 }
 
-/** Matplotlib's font list: its file name (fontlist-vNNN.json) and JSON text. */
-export interface FontList {
-  name: string;
-  data: string;
-}
+export type { FontList } from './backend.js';
 
 const FONT_LIST_NAME = /^fontlist-v\d+\.json$/;
 const MAX_FONT_LIST_CHARS = 8 * 1024 * 1024;

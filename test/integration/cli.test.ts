@@ -86,6 +86,12 @@ describe('sandbar run refuses what every surface refuses (the run service)', () 
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('Unknown MCP server: nope');
   });
+
+  it('a malformed --package requirement, in the words MCP uses, before anything installs', () => {
+    const r = refused(['run', '-', '--package', 'numpy; rm -rf /'], 'print(1)');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/packages: /);
+  });
 });
 
 describe.skipIf(!sandbox.available)('sandbar run and doctor against real containers', () => {

@@ -1,10 +1,10 @@
 // The log file of a long-running instance: every logger's lines land in it, it rotates by size keeping a
 // few files, it is owner-only, and no token or bearer credential is ever written to it.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogFile, redact } from '../../electron/log-file.js';
+import { AppLog, LogFile, redact } from '../../electron/log-file.js';
 import { createLogger, logToFile } from '../../electron/logger.js';
 
 const tempDir = () => path.join(mkdtempSync(path.join(tmpdir(), 'sandbar-logs-')), 'logs');
@@ -65,5 +65,30 @@ describe('LogFile', () => {
     new LogFile({ dir, maxBytes: 100 }).write(`${'b'.repeat(80)}\n`);
     expect(readFileSync(path.join(dir, 'sandbar.log'), 'utf8')).toBe(`${'b'.repeat(80)}\n`);
     expect(readFileSync(path.join(dir, 'sandbar.log.1'), 'utf8')).toBe(`${'a'.repeat(80)}\n`);
+  });
+});
+
+describe('AppLog (the log of the tray app and serve)', () => {
+  it('takes every line from the moment it opens, under $SANDBAR_HOME/logs, and masks the tokens once they join', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sandbar-home-'));
+    const logger = createLogger('desktop', { SANDBAR_LOG_LEVEL: 'info' }, () => true);
+    logger.info('before the log opened');
+    const appLog = new AppLog(home);
+    expect(appLog.path).toBe(path.join(home, 'logs', 'sandbar.log'));
+    logger.warn('the first line after it opened');
+    logger.info(`panel at http://127.0.0.1:7337/#token=${PANEL} and the client sent Bearer ${TOKEN}`);
+    appLog.neverWrite(() => [TOKEN]);
+    logger.info(`a line that quotes the token ${TOKEN}`);
+    appLog.close();
+    logger.info('after it closed');
+    const text = readFileSync(appLog.path, 'utf8');
+    expect(text.split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''))).toEqual([
+      'warn  [desktop] the first line after it opened',
+      'info  [desktop] panel at http://127.0.0.1:7337/#token=•••• and the client sent Bearer ••••',
+      'info  [desktop] a line that quotes the token ••••',
+    ]);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(PANEL);
+    rmSync(home, { recursive: true, force: true });
   });
 });

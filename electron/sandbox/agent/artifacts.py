@@ -9,16 +9,14 @@ import importlib.machinery
 import io
 import math
 import os
-import re
-import stat
 import struct
 import sys
+
+import _sandbar_out_files as _out_files  # a boot module installed before this one
 
 MODEL_IMAGE_EDGE_PX = 1568  # shared/artifacts.ts: models downscale past this long edge
 MODEL_IMAGE_PIXELS = 1150000  # ...and past about this many pixels
 BACKEND = '_sandbar_mpl'  # MPLBACKEND=module://_sandbar_mpl; the finder below builds it on first use
-FILE_CHUNK_BYTES = 1 << 20  # raw bytes per file frame: well under the frame limit once base64'd
-MAX_OMITTED_REPORTS = 50  # files left out are each named, up to this many
 # Per call, as the host's frame budget expects (run/frame-budget.ts): images with their bytes, up to
 # MAX_RUN_IMAGES of them and MAX_RUN_IMAGE_BYTES together, and display frames at all, up to MAX_DISPLAY_FRAMES
 # (the rest are counted in one last frame).
@@ -282,83 +280,11 @@ class _PatchAfter(importlib.abc.Loader):
         self.patch(module)
 
 
-# ---- /workspace/out ------------------------------------------------------------------------------------
-
-def _artifact_name(relative, used):
-    """`out/<path>` in the characters an artifact name allows, unique in the run."""
-    segments = [re.sub(r'[^A-Za-z0-9._-]', '_', s) or '_' for s in relative.split(os.sep)]
-    name = 'out/' + '/'.join(s if s not in ('.', '..') else '_' for s in segments)
-    stem, dot, ext = name.rpartition('.') if '.' in name.rsplit('/', 1)[-1] else (name, '', '')
-    n = 1
-    while name in used:
-        n += 1
-        name = '%s-%d%s%s' % (stem, n, dot, ext)
-    used.add(name)
-    return name
-
-
-def _out_files(out_dir):
-    """Regular files under out_dir, sorted by path, never following symlinks."""
-    found = []
-    for root, _dirs, files in os.walk(out_dir, followlinks=False):
-        for name in files:
-            path = os.path.join(root, name)
-            try:
-                if stat.S_ISREG(os.lstat(path).st_mode):
-                    found.append(path)
-            except OSError:
-                continue
-    return sorted(found, key=lambda p: os.path.relpath(p, out_dir).split(os.sep))
-
-
-_sent_versions = {}  # path -> (size, mtime) sent back; only a session's later calls meet them again
-
+# ---- /workspace/out (the walk and the file frames are out_files.py's) --------------------------------
 
 def send_out_files():
-    out_dir = _state['out_dir']
-    if not out_dir or not os.path.isdir(out_dir):
-        return
-    used, sent_files, sent_bytes, omitted = set(), 0, 0, 0
-    for path in _out_files(out_dir):
-        name = _artifact_name(os.path.relpath(path, out_dir), used)
-        try:
-            info = os.lstat(path)
-        except OSError:
-            continue
-        size, version = info.st_size, (info.st_size, info.st_mtime_ns)
-        if _sent_versions.get(path) == version:
-            continue  # a session's later call: this file went back with an earlier call, unchanged since
-        _sent_versions[path] = version
-        why = 'files' if sent_files >= _state['max_files'] else 'bytes' if sent_bytes + size > _state['max_bytes'] else None
-        if why is None:
-            why = _send_file(path, name, size)
-        if why is None:
-            sent_files, sent_bytes = sent_files + 1, sent_bytes + size
-        elif omitted < MAX_OMITTED_REPORTS:
-            omitted += 1
-            _send({'type': 'file', 'name': name, 'size': size, 'omitted': why})
-
-
-def _send_file(path, name, counted):
-    """Streams one file in chunks, at most the `counted` bytes it was checked against; None when sent, else why not."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
-    except OSError:
-        return 'unreadable'
-    try:
-        size = min(os.fstat(fd).st_size, counted)  # a file that grows meanwhile is cut here; one that shrinks ends early
-        offset = 0
-        while True:
-            chunk = os.read(fd, min(FILE_CHUNK_BYTES, size - offset)) if offset < size else b''
-            last = not chunk or offset + len(chunk) >= size
-            _send({'type': 'file', 'name': name, 'offset': offset, 'data': base64.b64encode(chunk).decode('ascii'), 'last': last})
-            offset += len(chunk)
-            if last:
-                return None
-    except OSError:
-        return 'unreadable'
-    finally:
-        os.close(fd)
+    """The files in /workspace/out that this call made or changed, up to the run's caps."""
+    _out_files.send_out_files(_state['out_dir'], _send, _state['max_files'], _state['max_bytes'])
 
 
 # ---- life cycle, called by agent.py ----------------------------------------------------------------------

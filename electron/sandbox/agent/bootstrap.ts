@@ -72,6 +72,7 @@ const BOOT_MODULE_FILES: Record<string, string> = {
   _sandbar_code_line: 'code_line.py', // which user line made each host call (the agent asks it)
   _sandbar_mcp_aliases: 'mcp_aliases.py',
   _sandbar_mcp: 'mcp_runtime.py',
+  _sandbar_out_files: 'out_files.py', // /workspace/out's files (artifacts.py sends them when the code is done)
   _sandbar_artifacts: 'artifacts.py',
   _sandbar_warm: 'warm_imports.py', // after artifacts: preloaded Matplotlib and PIL find our hooks in place
 };

@@ -9,17 +9,11 @@ import { parseStats } from './container-stats.js';
 import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID, assertImageReference } from '../sandbox-spec.js';
 import { containerUlimits, readHostHardLimits } from './host-limits.js';
 import { OciFreezer } from './oci-freezer.js';
-import { infoArgs, parseInfo, type RuntimeFacts } from './runtime-info.js';
-import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE, type LocatedRuntime } from './runtime-locator.js';
+import { infoArgs, parseInfo, type RuntimeFacts, type RuntimeInfo } from './runtime-info.js';
+import { findOciRuntimes, locateRuntime, NO_RUNTIME_MESSAGE } from './runtime-locator.js';
 import type { RuntimeFactsCache } from './runtime-facts-cache.js';
 
-export interface RuntimeInfo extends LocatedRuntime, RuntimeFacts {
-  /** Set when Sandbar had to force an OCI runtime (runc after crun's cgroup-hybrid failure). */
-  ociRuntimeOverride?: string;
-  ociRuntimeNote?: string;
-  ulimits: { nofile: number; nproc: number } | null;
-  availableOciRuntimes: string[];
-}
+export type { RuntimeInfo } from './runtime-info.js';
 
 
 export class ContainerRuntime {

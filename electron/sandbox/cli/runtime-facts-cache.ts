@@ -6,7 +6,7 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 /** Owner-only, like everything else under SANDBAR_HOME. */
 const PRIVATE_FILE_MODE = 0o600;
-import type { RuntimeInfo } from './container-runtime.js';
+import type { RuntimeInfo } from './runtime-info.js';
 
 export const RUNTIME_FACTS_FILE = 'runtime-facts.json';
 /** Long-running surfaces probe afresh at start; one-shot commands trust an answer this recent. */

@@ -1,5 +1,5 @@
 // Parses `podman info` / `docker info` into the facts health reports and the engine needs.
-import type { RuntimeName } from './runtime-locator.js';
+import type { LocatedRuntime, RuntimeName } from './runtime-locator.js';
 
 export interface RuntimeFacts {
   version: string;
@@ -7,6 +7,16 @@ export interface RuntimeFacts {
   cgroupVersion: 1 | 2 | null;
   ociRuntime: string;
   storageDriver: string;
+}
+
+/** What the engine and health know of the runtime: where it is, its facts, and what Sandbar chose about it.
+ * (Here, beside the facts, so the facts cache and the runtime share it without importing each other.) */
+export interface RuntimeInfo extends LocatedRuntime, RuntimeFacts {
+  /** Set when Sandbar had to force an OCI runtime (runc after crun's cgroup-hybrid failure). */
+  ociRuntimeOverride?: string;
+  ociRuntimeNote?: string;
+  ulimits: { nofile: number; nproc: number } | null;
+  availableOciRuntimes: string[];
 }
 
 type Json = Record<string, unknown>;

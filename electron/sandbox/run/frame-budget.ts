@@ -1,8 +1,8 @@
 // Per-run budgets, in frames and bytes, for every frame kind the sandbox sends that is not output (output
-// has its own cap; host calls have the RPC gate). The agent keeps well within each one (artifacts.py sends at
-// most so many images, chunks and refusals; the relay reports cuts now and then), so a run past a budget is
-// code that went around the agent and writes frames itself: the run ends as protocol abuse, and the host's
-// memory and time stay bounded whatever it writes. A session's budgets are per call.
+// has its own cap; host calls have the RPC gate). The agent keeps well within each one (artifacts.py and
+// out_files.py send at most so many images, chunks and refusals; the relay reports cuts now and then), so a
+// run past a budget is code that went around the agent and writes frames itself: the run ends as protocol
+// abuse, and the host's memory and time stay bounded whatever it writes. A session's budgets are per call.
 import { formatBytes } from '../../../shared/limits.js';
 import type { ArtifactCaps } from './artifact-collector.js';
 
@@ -13,7 +13,7 @@ export interface Budget {
   bytes: number;
 }
 
-/** What artifacts.py keeps to per call (its MAX_* constants), and its file chunk size. */
+/** What artifacts.py keeps to per call (its MAX_* constants), and out_files.py's file chunk size and omitted reports. */
 export const AGENT_MAX_DISPLAY_FRAMES = 256;
 export const AGENT_MAX_IMAGES = 64;
 export const AGENT_MAX_IMAGE_BYTES = 64 * 1024 * 1024;

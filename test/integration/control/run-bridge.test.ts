@@ -89,4 +89,13 @@ describe.skipIf(!sandbox.available)('sandbar run and a running instance', () => 
       impostor.close();
     }
   });
+
+  it('passes --package on to the instance, which refuses a malformed requirement as MCP does (no run, no row)', async () => {
+    const before = t.app.core.history.list({}).items.length;
+    const bad = await cli(t.home, ['--package', 'numpy; rm -rf /'], 'print(1)');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/packages: /);
+    expect(bad.stdout).toBe('');
+    expect(t.app.core.history.list({}).items).toHaveLength(before);
+  });
 });

@@ -1,3 +1,4 @@
+// Health's app rows (health/app-checks.ts): history, settings warnings and the like as checks, never deciding whether code can run.
 import { describe, expect, it } from 'vitest';
 import { historyCheck, settingsChecks } from '../../../electron/health/app-checks.js';
 import { withChecks } from '../../../electron/health/with-checks.js';

@@ -1,3 +1,4 @@
+// Health's service rows (health/service-checks.ts): the endpoint, the warm pool and the user's MCP servers, in words and states.
 import { describe, expect, it } from 'vitest';
 import { endpointCheck, poolCheck, serversCheck } from '../../../electron/health/service-checks.js';
 import type { ServerView } from '../../../shared/contract.js';

@@ -1,3 +1,4 @@
+// The loopback listener's guard (http/request-guard.ts): Host, Origin and bearer-token checks every request meets.
 import { describe, expect, it } from 'vitest';
 import { bearerMatches, isAllowedOrigin, isLoopbackHost, jsonRpcError } from '../../../electron/http/request-guard.js';
 

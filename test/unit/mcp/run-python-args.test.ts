@@ -1,3 +1,4 @@
+// run_python's argument parser (mcp/run-python-args.ts): good arguments become a RunRequest, bad ones a refusal in the reference's words.
 import { describe, expect, it } from 'vitest';
 import { checkRunPythonArgs, pyRepr } from '../../../electron/mcp/run-python-args.js';
 

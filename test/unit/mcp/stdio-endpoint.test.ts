@@ -1,3 +1,4 @@
+// The stdio endpoint's line filter (mcp/stdio-endpoint.ts): blank lines dropped, everything else passed on byte for byte.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { dropBlankLines } from '../../../electron/mcp/stdio-endpoint.js';

@@ -59,6 +59,18 @@ describe('packages through the run service', () => {
     expect(fixture.packageCalls).toEqual([]);
   });
 
+  it('refuses a malformed requirement or too many, as a validation refusal in MCP\'s words, before installing anything', async () => {
+    fixture = await runFixture();
+    const bad = await fixture.runs.start({ code: 'print x', packages: ['numpy; rm -rf /'] }, ALICE).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(RunRefused);
+    expect((bad as RunRefused).kind).toBe('validation');
+    expect((bad as RunRefused).message).toMatch(/^packages: /);
+    const many = Array.from({ length: 33 }, (_, i) => `pkg${i}`);
+    expect(await messageOf(fixture.runs.start({ code: 'print x', packages: many }, ALICE))).toBe('At most 32 packages per run.');
+    expect(fixture.packageCalls).toEqual([]);
+    expect(fixture.engine.snapshot().queued).toEqual([]);
+  });
+
   it('refuses with the installer\'s reason', async () => {
     fixture = await runFixture({ packages: () => Promise.reject(new Error('numpy==9: no matching wheel on the index')) });
     expect(await messageOf(fixture.runs.start({ code: 'print x', packages: ['numpy==9'] }, ALICE))).toBe('numpy==9: no matching wheel on the index');

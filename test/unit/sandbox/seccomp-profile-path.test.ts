@@ -1,3 +1,4 @@
+// The seccomp profile's path as handed to the runtime (sandbox/seccomp-profile.ts), from a checkout and a packaged app.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SANDBAR_SECCOMP_PROFILE, unpackedPath } from '../../../electron/sandbox/seccomp-profile.js';

@@ -27,6 +27,9 @@ function runtimePackages(sources: string[]): Set<string> {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/^import\s+(?!type\s)[^'";]*?from\s+'([^'.][^']*)'/gm)) found.add(name(m[1]!));
     for (const m of text.matchAll(/require\)?\(\s*'([^'.][^']*)'\s*\)|Require\(import\.meta\.url\)\('([^'.][^']*)'\)/g)) found.add(name((m[1] ?? m[2])!));
+    // Loaded on first use (execa, better-sqlite3, the MCP client SDK): `typeof import(…)` is a type and is erased.
+    for (const m of text.matchAll(/(?<!typeof\s)\bimport\(\s*'([^'.][^']*)'\s*\)/g)) found.add(name(m[1]!));
+    for (const m of text.matchAll(/^export\s+(?!type\s)[^'";]*?from\s+'([^'.][^']*)'/gm)) found.add(name(m[1]!));
   }
   for (const builtin of [...found].filter((p) => p.startsWith('node:') || p === 'electron')) found.delete(builtin);
   return found;
@@ -38,6 +41,8 @@ describe('dependency placement', () => {
     const missing = [...used].filter((p) => !(p in deps) && !(p in optional));
     expect(missing).toEqual([]);
     expect(used.has('@kubernetes/client-node')).toBe(true);
+    // Those only ever loaded lazily are seen too.
+    for (const lazy of ['execa', 'better-sqlite3', '@modelcontextprotocol/sdk']) expect(used.has(lazy), lazy).toBe(true);
   });
 
   it('the Kubernetes client is optional, and the desktop package leaves it out', () => {

@@ -63,13 +63,17 @@ const fakes = await vi.hoisted(async () => {
   }
   class Tray {
     static created = 0;
+    /** The last menu set on any tray (Menu.buildFromTemplate returns the template itself here). */
+    static menu: { label?: string; click?: () => void }[] = [];
     constructor() {
       Tray.created++;
     }
     on() {}
     setImage() {}
     setToolTip() {}
-    setContextMenu() {}
+    setContextMenu(menu: { label?: string; click?: () => void }[]) {
+      Tray.menu = menu;
+    }
     isDestroyed() {
       return false;
     }
@@ -92,7 +96,7 @@ const fakes = await vi.hoisted(async () => {
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     clipboard: { writeText: vi.fn() },
-    shell: { openExternal: vi.fn() },
+    shell: { openExternal: vi.fn(), openPath: vi.fn(async () => '') },
     Menu: { buildFromTemplate: (t: unknown) => t },
     nativeImage: { createFromPath: (file: string) => ({ file }) },
     sandbar: { created: [] as unknown[], instance: null as null | { router: FakeRouter; start: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn> } },
@@ -183,6 +187,8 @@ describe('electron/main.ts', () => {
       expect(lock).not.toHaveBeenCalled();
       expect(fakes.sandbar.created).toEqual([]);
       expect(fakes.BrowserWindow.created).toEqual([]);
+      // A stdio child logs to its client's stderr only: the tray app's log file is not opened.
+      expect(existsSync(path.join(home, 'logs', 'sandbar.log'))).toBe(false);
     } finally {
       process.argv = argv;
     }
@@ -196,6 +202,28 @@ describe('electron/main.ts', () => {
     expect(stdioCommand()).toEqual({ command: process.execPath, args: ['/app', '--stdio'] });
     fakes.state.app.isPackaged = true;
     expect(stdioCommand()).toEqual({ command: process.execPath, args: ['--stdio'] });
+  });
+
+  it('opens the log file before its first line, and hands it to the app', async () => {
+    vi.stubEnv('SANDBAR_LOG_LEVEL', 'warn');
+    // Logged before the app is created: the smoke hook refused in a packaged app.
+    vi.stubEnv('SANDBAR_SMOKE_REPORT', path.join(home, 'report.jsonl'));
+    fakes.state.app.isPackaged = true;
+    freshSandbar();
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.sandbar.created).toHaveLength(1));
+    const file = path.join(home, 'logs', 'sandbar.log');
+    expect(readFileSync(file, 'utf8')).toMatch(/warn {2}\[desktop\] SANDBAR_SMOKE_REPORT is ignored in a packaged app\n/);
+    expect((fakes.sandbar.created[0] as { appLog?: { path: string } }).appLog?.path).toBe(file);
+  });
+
+  it('"Open logs" in the tray opens the log file\'s folder', async () => {
+    const sandbar = freshSandbar();
+    Object.assign(sandbar, { logFile: path.join(home, 'logs', 'sandbar.log') });
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.Tray.menu.some((i) => i.label === 'Open logs')).toBe(true));
+    fakes.Tray.menu.find((i) => i.label === 'Open logs')!.click!();
+    expect(fakes.shell.openPath).toHaveBeenCalledWith(path.join(home, 'logs'));
   });
 
   it('a second instance quits without starting anything', async () => {

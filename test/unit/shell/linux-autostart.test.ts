@@ -1,3 +1,4 @@
+// Launch at login on Linux (shell/linux-autostart.ts): the XDG autostart entry, its place and its quoting.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// The panel's HTTP client (renderer/api/http-client.ts): calls, error envelopes, token handling and the event stream.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiCallError } from '../../../../renderer/api/errors.js';
 import { HttpApi } from '../../../../renderer/api/http-client.js';

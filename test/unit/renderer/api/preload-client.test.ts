@@ -1,3 +1,4 @@
+// The panel's client over Electron's preload (renderer/api/preload-client.ts): envelopes unwrapped, errors typed, subscriptions.
 import { describe, expect, it, vi } from 'vitest';
 import type { PreloadApi } from '../../../../shared/contract.js';
 import { ApiCallError } from '../../../../renderer/api/errors.js';

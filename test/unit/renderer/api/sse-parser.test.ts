@@ -1,3 +1,4 @@
+// The panel's event-stream reader (renderer/api/sse-parser.ts, over eventsource-parser): frames whatever the chunking.
 import { describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../../../renderer/api/sse-parser.js';
 

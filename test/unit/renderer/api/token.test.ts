@@ -1,3 +1,4 @@
+// The panel's token from the URL fragment (renderer/api/token.ts): read once, kept for the tab, removed from the address bar.
 import { describe, expect, it, vi } from 'vitest';
 import { sessionTokenStore, takeTokenFromFragment, TOKEN_STORAGE_KEY, tokenFromFragment } from '../../../../renderer/api/token.js';
 

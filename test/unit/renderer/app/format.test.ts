@@ -1,3 +1,4 @@
+// The panel's formatting helpers (renderer/lib/format.ts): durations, elapsed times and code previews.
 import { describe, expect, it } from 'vitest';
 import { clientLabel, firstLine, formatDuration, formatSeconds } from '../../../../renderer/lib/format.js';
 

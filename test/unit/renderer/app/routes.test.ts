@@ -1,3 +1,4 @@
+// The panel's routes and its overall status (renderer/app/routes.ts, overall-status.ts).
 import { describe, expect, it } from 'vitest';
 import { historyDetailHref, parseRoute, routeHref } from '../../../../renderer/app/routes.js';
 import { overallStatus } from '../../../../renderer/app/overall-status.js';

@@ -1,3 +1,4 @@
+// How the panel names sessions and counts their time down (renderer/lib/session-format.ts).
 import { describe, expect, it } from 'vitest';
 import { callCount, formatCountdown, secondsLeft, sessionCallLabel, shortSessionId } from '../../../../renderer/lib/session-format.js';
 

@@ -1,3 +1,4 @@
+// The Live view's words and colours for how a run ended (renderer/features/live/exit-reason.ts).
 import { describe, expect, it } from 'vitest';
 import { describeExit, exitTone } from '../../../../renderer/features/live/exit-reason.js';
 

@@ -1,3 +1,4 @@
+// The Limits form (renderer/features/limits/scales.ts): settings shown as drafts, read back strictly, checked by the shared schema.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.js';
 import {

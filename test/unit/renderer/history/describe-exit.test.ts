@@ -1,3 +1,4 @@
+// The History view's words and tones for how a recorded run ended (renderer/features/history/describe-exit.ts).
 import { describe, expect, it } from 'vitest';
 import { HISTORY_STATUSES } from '../../../../shared/history.js';
 import { DEFAULT_LIMITS } from '../../../../shared/limits.js';

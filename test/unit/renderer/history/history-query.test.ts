@@ -1,3 +1,4 @@
+// The History view's filters as queries to the main process, and which live runs they admit.
 import { describe, expect, it } from 'vitest';
 import {
   appendPage,

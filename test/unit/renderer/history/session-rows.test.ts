@@ -1,3 +1,4 @@
+// A session among the History view's loaded rows (renderer/features/history/session-rows.ts): focus, completeness, paging.
 import { describe, expect, it } from 'vitest';
 import { selectVisibleRows, sessionStartLoaded, visibleRows, wantsMoreRows } from '../../../../renderer/features/history/session-rows.js';
 import { makeItems } from './fake-history-api.js';

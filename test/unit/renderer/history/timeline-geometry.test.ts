@@ -1,3 +1,4 @@
+// Where the History detail's timeline draws each tool call (renderer/features/history/timeline-geometry.ts).
 import { describe, expect, it } from 'vitest';
 import type { HistoryToolCall } from '../../../../shared/history.js';
 import { MIN_BAR_PCT, timelineGeometry } from '../../../../renderer/features/history/timeline-geometry.js';

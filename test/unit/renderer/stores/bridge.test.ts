@@ -1,3 +1,4 @@
+// The bridge between the API's events and the panel's stores (renderer/stores/bridge.ts), over a fake API.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.js';
 import { startBridge, type Bridge } from '../../../../renderer/stores/bridge.js';

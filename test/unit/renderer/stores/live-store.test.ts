@@ -1,3 +1,4 @@
+// The Live view's store (renderer/stores/live-store.ts): snapshots and runs moving queued → running → recent.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RECENT_LIMIT, useLiveStore } from '../../../../renderer/stores/live-store.js';
 import { finished, running, snapshot, summary } from './fixtures.js';

@@ -1,3 +1,4 @@
+// The bounded output buffer the panel shows (renderer/stores/output-ring.ts): order kept, characters and lines capped.
 import { describe, expect, it } from 'vitest';
 import { OutputRing } from '../../../../renderer/stores/output-ring.js';
 

@@ -1,3 +1,4 @@
+// The output store (renderer/stores/output-store.ts): chunks batched per frame, none lost while subscribing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flushOutput, readOutput, setFrameScheduler, useOutputStore } from '../../../../renderer/stores/output-store.js';
 import { resetStores } from './reset.js';

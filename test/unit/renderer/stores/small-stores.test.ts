@@ -1,3 +1,4 @@
+// The panel's smaller stores: settings, health, servers, sessions and UI state.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings.js';
 import { useHealthStore } from '../../../../renderer/stores/health-store.js';
