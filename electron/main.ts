@@ -10,11 +10,13 @@ import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
 import { createCore } from './core.js';
 import { runStdio } from './cli/stdio-run.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
+import { alreadyRunningLine, claimHome } from './instance-lock.js';
 import { createLogger } from './logger.js';
 import { createSandbarApp } from './sandbar-app.js';
 import { applySecurityGuards } from './security.js';
 import { openElectronStore, type ElectronStoreConstructor } from './settings/electron-settings-store.js';
 import { sandbarHome } from './settings/paths.js';
+import { alreadyRunningDialog } from './shell/already-running-dialog.js';
 import { CONFIRM_BUTTON, hostExecDialog } from './shell/host-exec-dialog.js';
 import { setLinuxAutostart } from './shell/linux-autostart.js';
 import { isTrustedSender } from './shell/sender-check.js';
@@ -62,10 +64,28 @@ if (process.argv.includes(STDIO_FLAG)) {
   report({ event: 'second-instance-exit', pid: process.pid });
   app.quit();
 } else {
-  boot().catch((err: unknown) => {
-    log.error(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    app.exit(1);
-  });
+  // The Electron lock keeps out a second app; this one keeps out an app beside `sandbar serve` (and a
+  // serve beside the app): one engine per home.
+  const claim = claimHome(home);
+  if (!claim.ok) {
+    void refuseBesideRunning(alreadyRunningLine(home, claim.holder));
+  } else {
+    process.once('exit', claim.release);
+    boot().catch((err: unknown) => {
+      log.error(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      app.exit(1);
+    });
+  }
+}
+
+/** Another Sandbar serves this home: say so where a person sees it (a dialog, not only the log), then leave. */
+async function refuseBesideRunning(line: string): Promise<void> {
+  log.error(line);
+  report({ event: 'home-in-use', line });
+  await app.whenReady();
+  // The smoke test has nobody to click the dialog; it reads the line from its report instead.
+  if (!smoke.enabled) await dialog.showMessageBox(alreadyRunningDialog(line));
+  app.exit(1);
 }
 
 async function boot(): Promise<void> {
