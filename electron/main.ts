@@ -50,6 +50,8 @@ app.enableSandbox();
 // what the main process sees to a file in the test's home and changes nothing the app exposes.
 const smoke = smokeHookFrom({ env, isPackaged: app.isPackaged, home, path });
 if (!smoke.enabled && smoke.refused) log.warn(smoke.refused);
+/** Gives SANDBAR_HOME back once the engine is disposed (a lock left by a crash is taken over anyway). */
+let releaseHomeLock = () => {};
 const report: SmokeReport = smoke.enabled ? smokeReporter((line) => appendFileSync(smoke.file, line)) : () => {};
 
 if (process.argv.includes(STDIO_FLAG)) {
@@ -70,6 +72,7 @@ if (process.argv.includes(STDIO_FLAG)) {
   if (!claim.ok) {
     void refuseBesideRunning(alreadyRunningLine(home, claim.holder));
   } else {
+    releaseHomeLock = claim.release;
     process.once('exit', claim.release);
     boot().catch((err: unknown) => {
       log.error(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -164,6 +167,7 @@ async function boot(): Promise<void> {
       report({ event: 'disposed', error: failure });
       transport.dispose();
       tray.destroy();
+      releaseHomeLock();
       app.exit(0);
     })();
   });

@@ -226,12 +226,15 @@ describe('electron/main.ts', () => {
     expect(readFileSync(path.join(home, 'instance.lock'), 'utf8')).toBe(`${process.ppid}\n`);
   });
 
-  it('claims the home with its own pid when it starts, over a lock left by a process that is gone', async () => {
+  it('claims the home with its own pid when it starts (over a lock left by a process that is gone), and gives it back on quit', async () => {
     writeFileSync(path.join(home, 'instance.lock'), '2147483646\n');
     freshSandbar();
     await loadMain();
     await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
     expect(readFileSync(path.join(home, 'instance.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    fakes.state.app.quit();
+    await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(0));
+    expect(existsSync(path.join(home, 'instance.lock'))).toBe(false);
   });
 
   it('puts Chromium\'s profile under SANDBAR_HOME and sandboxes every renderer', async () => {
