@@ -54,3 +54,26 @@ describe('commands named in messages', () => {
     for (const text of ['npm run -s sandbar -- image pull', 'sandbar: cannot open', 'sandbar-cli', 'node dist/electron/cli.js serve', 'sandbar.log']) expect(BARE.test(text) || NPX.test(text), text).toBe(false);
   });
 });
+
+describe("the README's and docs' commands", () => {
+  const read = (file: string) => readFileSync(path.join(REPO, file), 'utf8');
+  const docs = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+  it('open with the desktop install, the headless one (no Electron binary needed) and the tests', () => {
+    const [first, second] = [...read('README.md').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const lines = first!.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    expect(lines).toEqual(['npm install && npm start', 'ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm install && npm run serve']);
+    expect(second!.trim()).toBe('npm test');
+  });
+
+  it('name only npm scripts this checkout has, and never npx sandbar as a thing to run', () => {
+    const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+    for (const file of docs) {
+      const text = read(file);
+      const missing = [...text.matchAll(/\bnpm run (?:-s )?([\w:-]+)/g)].map((m) => m[1]!).filter((s) => !scripts.includes(s));
+      expect(missing, file).toEqual([]);
+      // Only ever as the thing not to do.
+      for (const m of text.matchAll(/npx\s+(?:-y\s+)?sandbar\b/g)) expect(text.slice(Math.max(0, m.index - 40), m.index), file).toMatch(/never (as )?`?$|Never `?$/i);
+    }
+  });
+});
