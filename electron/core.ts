@@ -1,12 +1,12 @@
 // Composition root: settings → runtime → pool → engine → proxy → history (the control API and the HTTP
 // listener are added by sandbar-app.ts). Services are wired by hand; constructors do no I/O, start() and
 // dispose() do. Settings changes are applied here, live: nothing needs a restart.
-import type { HealthReport } from '../shared/health.js';
+import type { HealthCheck, HealthReport } from '../shared/health.js';
 import type { Settings } from '../shared/settings.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { BACKEND_SETTING_KEYS, BackendChooser, cliRuntimeChoice } from './backend-choice.js';
-import { collectAppHealth } from './health/app-health.js';
+import { collectAppHealth, packagesRow, type HealthSources } from './health/app-health.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { openWhileRunning } from './history/open-while-running.js';
 import { createLogger } from './logger.js';
@@ -51,6 +51,10 @@ export interface SandbarCore {
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
+  /** Health's packages row as the cache is now (no probe). */
+  packagesHealth(): Promise<HealthCheck>;
+  /** Called after every package preparation (a layer built or reused, a fetch that failed). */
+  onPackagesChanged(listener: () => void): () => void;
   /** Tool calls waiting for a person (answered from the panel, the tray, the CLI or the run's own client). */
   approvals: { broker: ApprovalBroker };
   /** Starts runs for every surface (MCP, the panel's Re-run, `sandbar run`): the one way to the engine. */
@@ -185,11 +189,16 @@ export function createCore(options: {
         },
         { journal: new SessionJournal(home), memoryLimit: () => engine.currentConfig.limits.memory },
       );
+  const packageListeners = new Set<() => void>();
+  const packagesChanged = () => {
+    for (const listener of packageListeners) listener();
+  };
   const runs: RunService = new RunService({
     engine,
     servers,
     // Bound to the image in force when the run starts.
-    packages: { prepare: (requirements, signal) => packageManager.prepare(requirements, settingsService.get().image, signal) },
+    // Each preparation may add a layer, collect old ones or record a fetch problem: Health reads the cache again.
+    packages: { prepare: (requirements, signal) => packageManager.prepare(requirements, settingsService.get().image, signal).finally(packagesChanged) },
     ...(sessions ? { sessions } : {}),
     approvals: broker,
     maxCodeBytes: () => settingsService.get().maxCodeBytes,
@@ -211,6 +220,19 @@ export function createCore(options: {
     }
     if (touched(changed, 'historyMaxAgeDays', 'historyMaxMB')) history.setRetention(retentionOf(next));
   });
+
+  const healthSources: HealthSources = {
+    backend: () => engine.backend,
+    spec: () => engine.spec(),
+    history: () => history.health(),
+    settingsWarnings: () => settingsService.warnings,
+    packages: async () => ({
+      index: settingsService.get().packageIndex,
+      usage: await packageManager.store.usage().catch(() => null),
+      lastProblem: packageManager.lastProblem,
+    }),
+    ...(options.logFile ? { logFile: options.logFile } : {}),
+  };
 
   let historyRecorded = () => Promise.resolve();
   return {
@@ -247,22 +269,12 @@ export function createCore(options: {
     approvals: { broker },
     runs,
     packageManager,
-    health: ({ probe = true } = {}) =>
-      collectAppHealth(
-        {
-          backend: () => engine.backend,
-          spec: () => engine.spec(),
-          history: () => history.health(),
-          settingsWarnings: () => settingsService.warnings,
-          packages: async () => ({
-            index: settingsService.get().packageIndex,
-            usage: await packageManager.store.usage().catch(() => null),
-            lastProblem: packageManager.lastProblem,
-          }),
-          ...(options.logFile ? { logFile: options.logFile } : {}),
-        },
-        { probe },
-      ),
+    health: ({ probe = true } = {}) => collectAppHealth(healthSources, { probe }),
+    packagesHealth: () => packagesRow(healthSources),
+    onPackagesChanged: (listener) => {
+      packageListeners.add(listener);
+      return () => packageListeners.delete(listener);
+    },
     dispose: async (graceMs) => {
       stopApplying();
       watcher?.dispose();

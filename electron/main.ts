@@ -10,12 +10,14 @@ import { app, clipboard, dialog, ipcMain, session, shell } from 'electron';
 import { createCore } from './core.js';
 import { runStdio } from './cli/stdio-run.js';
 import { registerIpcTransport } from './control/ipc-transport.js';
+import { alreadyRunningLine, claimHome } from './instance-lock.js';
 import { AppLog } from './log-file.js';
 import { createLogger } from './logger.js';
 import { createSandbarApp } from './sandbar-app.js';
 import { applySecurityGuards } from './security.js';
 import { openElectronStore, type ElectronStoreConstructor } from './settings/electron-settings-store.js';
 import { sandbarHome } from './settings/paths.js';
+import { alreadyRunningDialog } from './shell/already-running-dialog.js';
 import { CONFIRM_BUTTON, hostExecDialog } from './shell/host-exec-dialog.js';
 import { setLinuxAutostart } from './shell/linux-autostart.js';
 import { isTrustedSender } from './shell/sender-check.js';
@@ -52,6 +54,8 @@ app.enableSandbox();
 // what the main process sees to a file in the test's home and changes nothing the app exposes.
 const smoke = smokeHookFrom({ env, isPackaged: app.isPackaged, home, path });
 if (!smoke.enabled && smoke.refused) log.warn(smoke.refused);
+/** Gives SANDBAR_HOME back once the engine is disposed (a lock left by a crash is taken over anyway). */
+let releaseHomeLock = () => {};
 const report: SmokeReport = smoke.enabled ? smokeReporter((line) => appendFileSync(smoke.file, line)) : () => {};
 
 if (process.argv.includes(STDIO_FLAG)) {
@@ -66,10 +70,29 @@ if (process.argv.includes(STDIO_FLAG)) {
   report({ event: 'second-instance-exit', pid: process.pid });
   app.quit();
 } else {
-  boot().catch((err: unknown) => {
-    log.error(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    app.exit(1);
-  });
+  // The Electron lock keeps out a second app; this one keeps out an app beside `sandbar serve` (and a
+  // serve beside the app): one engine per home.
+  const claim = claimHome(home);
+  if (!claim.ok) {
+    void refuseBesideRunning(alreadyRunningLine(home, claim.holder));
+  } else {
+    releaseHomeLock = claim.release;
+    process.once('exit', claim.release);
+    boot().catch((err: unknown) => {
+      log.error(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      app.exit(1);
+    });
+  }
+}
+
+/** Another Sandbar serves this home: say so where a person sees it (a dialog, not only the log), then leave. */
+async function refuseBesideRunning(line: string): Promise<void> {
+  log.error(line);
+  report({ event: 'home-in-use', line });
+  await app.whenReady();
+  // The smoke test has nobody to click the dialog; it reads the line from its report instead.
+  if (!smoke.enabled) await dialog.showMessageBox(alreadyRunningDialog(line));
+  app.exit(1);
 }
 
 async function boot(): Promise<void> {
@@ -149,6 +172,7 @@ async function boot(): Promise<void> {
       report({ event: 'disposed', error: failure });
       transport.dispose();
       tray.destroy();
+      releaseHomeLock();
       app.exit(0);
     })();
   });

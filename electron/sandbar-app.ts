@@ -100,6 +100,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     // The endpoint's row describes what endpoint.changed announces; a settings change can deny a server
     // or resize the pool.
     if (event === 'endpoint.changed' || event === 'settings.changed') health.refresh();
+    // The index, the cache bound or the runtime (which decides whether packages work at all) may have moved.
+    if (event === 'settings.changed') void health.remeasure();
   };
 
   const live = new LiveMonitor({
@@ -110,6 +112,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   });
   const health = new HealthMonitor({
     collect: (probe) => core.health({ probe }),
+    measured: async () => [await core.packagesHealth()],
     // Recomputed on every change of what they describe (see start()), so Health and Live agree.
     live: () => {
       const engine = core.engine.snapshot();
@@ -250,6 +253,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         core.sessions?.subscribe(() => {
           void core.sessions?.refreshMemory().finally(() => broadcast('sessions.changed', { sessions: core.sessions?.list() ?? [] }));
         }) ?? (() => {}),
+        core.onPackagesChanged(() => void health.remeasure()),
         core.engine.subscribe((event) => {
           // Pool, queue, running and servers rows: recomputed with the same events Live gets.
           if (LIVE_HEALTH_EVENTS.has(event.type)) health.refresh();

@@ -51,7 +51,7 @@ export function describeApproval(a: PendingApproval, now: number): string {
     `    run ${displayLine(a.runId.slice(0, 8), 8)} · ${left}s left, then denied${calls}`,
     ...(a.codeLine ? [`    ${labelledCodeLine(a.codeLine)}`] : []),
     `    arguments: ${displayJson(a.args, DISPLAY_LIMITS.cliArgs)}`,
-    `    answer: sandbar approve ${id} [--run | --always], or sandbar deny ${id}`,
+    `    answer: npm run -s sandbar -- approve ${id} [--run | --always], or npm run -s sandbar -- deny ${id}`,
   ].join('\n');
 }
 
@@ -76,7 +76,7 @@ export function registerApprovalsCommands(program: Command, ctx: CliContext): vo
   };
   program
     .command('approve')
-    .description('allow one waiting tool call (see `sandbar approvals`)')
+    .description('allow one waiting tool call (see `npm run -s sandbar -- approvals`)')
     .argument('<id>', 'the question id')
     .option('--run', 'also allow the same call again in this run')
     .option('--always', 'allow this tool from now on (writes a policy)')

@@ -14,7 +14,7 @@ export function registerImageCommand(program: Command, ctx: CliContext): void {
       const core = await ctx.createCore({ overrides: { poolSize: 0 } });
       const wanted = name ?? core.settings.image;
       const present = await core.runtime.imageExists(wanted);
-      process.stdout.write(opts.json ? `${JSON.stringify({ image: wanted, present })}\n` : `${wanted}: ${present ? 'present' : 'missing (run `sandbar image pull`)'}\n`);
+      process.stdout.write(opts.json ? `${JSON.stringify({ image: wanted, present })}\n` : `${wanted}: ${present ? 'present' : 'missing (run `npm run -s sandbar -- image pull`)'}\n`);
       ctx.setExitCode(present ? 0 : 1);
     });
   image

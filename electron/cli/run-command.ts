@@ -23,7 +23,7 @@ export const RUN_EXIT_CODES: Record<ExitReason, number> = {
 
 function readCode(file: string | undefined): string {
   if (!file || file === '-') {
-    if (process.stdin.isTTY) throw new AppError('invalid_request', 'No code given: pass a file, or pipe code to `sandbar run -`.');
+    if (process.stdin.isTTY) throw new AppError('invalid_request', 'No code given: pass a file, or pipe code to `npm run -s sandbar -- run -`.');
     return readFileSync(0, 'utf8');
   }
   try {

@@ -28,6 +28,17 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('-p, --port <port>', 'port to listen on; 0 picks a free one', parsePort)
     .option('--no-print-token', 'print the panel link without its token (for services whose output is logged)')
     .action(async (opts: { port?: number; printToken: boolean }) => {
+      // One engine per home: before anything is loaded or started, refuse beside a running instance.
+      const [{ claimHome, alreadyRunningLine }, { sandbarHome }] = await Promise.all([import('../instance-lock.js'), import('../settings/paths.js')]);
+      const home = sandbarHome(process.env);
+      const claim = claimHome(home);
+      if (!claim.ok) {
+        process.stderr.write(`sandbar: ${alreadyRunningLine(home, claim.holder)}\n`);
+        ctx.setExitCode(1);
+        return;
+      }
+      // Released however this process ends (a start that throws, a signal, the normal exit below).
+      process.once('exit', claim.release);
       const log = createLogger('serve');
       const [{ createSandbarApp }, { flagLayer }] = await Promise.all([import('../sandbar-app.js'), import('../settings/settings-layers.js')]);
       const app = createSandbarApp({

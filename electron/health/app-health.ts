@@ -21,10 +21,15 @@ export interface HealthSources {
   logFile?: string | null;
 }
 
-export async function collectAppHealth(sources: HealthSources, options: { probe: boolean }, service: readonly HealthCheck[] = []): Promise<HealthReport> {
+/** The package cache's row alone: a running instance reads it again whenever the cache may have changed. */
+export async function packagesRow(sources: Pick<HealthSources, 'backend' | 'packages'>): Promise<HealthCheck> {
   const backend = sources.backend();
-  const report = await collectHealth(backend, sources.spec(), options);
-  const packages = packagesCheck({ ...(await sources.packages()), ...(backend.features.packages ? {} : { unavailableOn: backend.features.label }) });
+  return packagesCheck({ ...(await sources.packages()), ...(backend.features.packages ? {} : { unavailableOn: backend.features.label }) });
+}
+
+export async function collectAppHealth(sources: HealthSources, options: { probe: boolean }, service: readonly HealthCheck[] = []): Promise<HealthReport> {
+  const report = await collectHealth(sources.backend(), sources.spec(), options);
+  const packages = await packagesRow(sources);
   return withChecks(report, [
     historyCheck(sources.history()),
     ...settingsChecks(sources.settingsWarnings()),

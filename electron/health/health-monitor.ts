@@ -2,7 +2,9 @@
 // the sandbox's (runtime, image, the enforcement probe) and the app's, collected at start, on request and
 // after a relevant settings change, with a cheap check every so often that notices a runtime or image that
 // went away (or came back) and collects again then; and the rows about live things (endpoint, pool and
-// queue, servers), recomputed whenever one of them changes, so Health shows the numbers Live shows.
+// queue, servers), recomputed whenever one of them changes, so Health shows the numbers Live shows. Live
+// rows that need I/O to read (the package cache) are read again on `remeasure()`, one read at a time. A
+// live row replaces the collected row with the same id, in its place.
 import { isDeepStrictEqual } from 'node:util';
 import type { HealthCheck, HealthReport } from '../../shared/health.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -17,6 +19,8 @@ export interface HealthMonitorOptions {
   collect: (probe: boolean) => Promise<HealthReport>;
   /** The rows about live things, computed from their current state: cheap, no I/O. */
   live?: () => HealthCheck[];
+  /** Live rows that take I/O to read (the package cache), read again on `remeasure()`. */
+  measured?: () => Promise<HealthCheck[]>;
   /** Is the runtime still there and the image present? Must be cheap: it runs on a timer. */
   quickState: () => Promise<QuickState>;
   onChange: (report: HealthReport) => void;
@@ -34,6 +38,10 @@ export class HealthMonitor {
   private timer: NodeJS.Timeout | undefined;
   private refreshing: NodeJS.Immediate | undefined;
   private checking = false;
+  /** The last rows `measured` gave; none until it first answers (the collected rows stand until then). */
+  private measuredRows: HealthCheck[] = [];
+  private measuring: Promise<void> | undefined;
+  private measureAgain = false;
 
   constructor(private readonly options: HealthMonitorOptions) {}
 
@@ -60,6 +68,8 @@ export class HealthMonitor {
       .collect(true)
       .then((report) => {
         this.collected = report;
+        // The collection read the measured rows too, as they are now.
+        this.measuredRows = [];
         return this.publish(true);
       })
       .finally(() => {
@@ -80,6 +90,33 @@ export class HealthMonitor {
     });
   }
 
+  /**
+   * What a measured row describes may have changed (a package layer was built, the cache bound moved): read
+   * those rows again and publish them like any live change. A request during a read reads once more after it.
+   */
+  remeasure(): Promise<void> {
+    const measured = this.options.measured;
+    if (!measured) return Promise.resolve();
+    if (this.measuring) {
+      this.measureAgain = true;
+      return this.measuring;
+    }
+    this.measuring = measured()
+      .then((rows) => {
+        this.measuredRows = rows;
+        if (this.collected) this.publish(false);
+      })
+      .catch((err: unknown) => this.options.log.warn(`health: could not read ${errorMessage(err)}`))
+      .finally(() => {
+        this.measuring = undefined;
+        if (this.measureAgain) {
+          this.measureAgain = false;
+          void this.remeasure();
+        }
+      });
+    return this.measuring;
+  }
+
   /** Re-checks now if the runtime or image changed state since the last report (a run failed, say). */
   async check(): Promise<void> {
     if (this.checking || this.running || !this.collected) return;
@@ -98,7 +135,9 @@ export class HealthMonitor {
   /** The collected report with the live rows as they are now; a new report only when a row reads differently. */
   private publish(collectedAgain: boolean): HealthReport {
     const collected = this.collected!;
-    const checks = [...collected.checks, ...(this.options.live?.() ?? [])];
+    const live = [...this.measuredRows, ...(this.options.live?.() ?? [])];
+    const byId = new Map(live.map((row) => [row.id, row]));
+    const checks = [...collected.checks.map((row) => byId.get(row.id) ?? row), ...live.filter((row) => !collected.checks.some((c) => c.id === row.id))];
     if (!collectedAgain && this.report && isDeepStrictEqual(checks, this.report.checks)) return this.report;
     this.report = { ...collected, checks, checkedAt: collectedAgain ? collected.checkedAt : (this.options.now ?? Date.now)(), probedAt: collected.probedAt ?? null };
     this.options.onChange(this.report);

@@ -72,7 +72,7 @@ export function buildHealthReport(input: {
     checks.push(
       image.present
         ? { id: 'image', label: 'Sandbox image', status: 'ok', detail: `${image.name} is present` }
-        : { id: 'image', label: 'Sandbox image', status: 'fail', detail: `${image.name} is not present`, hint: `Pull it with \`sandbar image pull\`, or set SANDBAR_IMAGE to an image with python3 (3.8+).` },
+        : { id: 'image', label: 'Sandbox image', status: 'fail', detail: `${image.name} is not present`, hint: `Pull it with \`npm run -s sandbar -- image pull\`, or set SANDBAR_IMAGE to an image with python3 (3.8+).` },
     );
   }
 
@@ -105,7 +105,7 @@ export function buildHealthReport(input: {
       label: 'Enforcement probe',
       status: 'fail',
       detail: probe ? probe.error : 'The probe has not run.',
-      hint: 'Run `sandbar doctor` again; if it keeps failing, the detail above names the runtime error.',
+      hint: 'Run the probe again (or `npm run -s sandbar -- doctor`); if it keeps failing, the detail above names the runtime error.',
     });
   }
   // The runtime's default profile is the user's informed choice: weaker (amber), not unsafe to run.

@@ -58,7 +58,7 @@ export class HttpApi {
   async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (!bearerMatches(req.headers.authorization, this.options.token())) {
       // No file paths in the answer: whoever is refused learns nothing about the machine.
-      return sendEnvelope(res, 401, refusal('Unauthorized: the control API needs the panel token; open the panel from the link `sandbar serve` prints'), {
+      return sendEnvelope(res, 401, refusal('Unauthorized: the control API needs the panel token; open the panel from the link `npm run serve` prints'), {
         'www-authenticate': 'Bearer realm="sandbar"',
       });
     }

@@ -86,7 +86,7 @@ export class McpHttpRoute implements HttpRoute {
   async handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> {
     const token = this.options.token();
     if (!bearerMatches(req.headers.authorization, token)) {
-      return sendJson(res, 401, jsonRpcError(-32001, 'Unauthorized: send "Authorization: Bearer <client token>" (the Health view or `sandbar serve` says where to find it)'), {
+      return sendJson(res, 401, jsonRpcError(-32001, 'Unauthorized: send "Authorization: Bearer <client token>" (the Health view or `npm run serve` says where to find it)'), {
         'www-authenticate': 'Bearer realm="sandbar"',
       });
     }

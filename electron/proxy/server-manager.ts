@@ -253,7 +253,7 @@ export class ServerManager {
     }
     if (approvals.nobodyToAsk) {
       approvals.broker.refused(call, 'nobody to ask');
-      throw new ToolCallDeniedError(`${server}/${tool} needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("${server}/${tool}": "allow"), or run it through a running Sandbar (the app or sandbar serve) and answer there`);
+      throw new ToolCallDeniedError(`${server}/${tool} needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("${server}/${tool}": "allow"), or run it through a running Sandbar (the app or \`npm run serve\`) and answer there`);
     }
     // A call settled without a question gets no hold (no freeze for an instant reply).
     const settled = approvals.broker.withoutAsking(call);

@@ -47,6 +47,7 @@ export type SmokeEvent =
   | { event: 'console'; level: string; message: string; source: string; line: number }
   | { event: 'second-instance' }
   | { event: 'second-instance-exit'; pid: number }
+  | { event: 'home-in-use'; line: string }
   | { event: 'quitting' }
   | { event: 'disposed'; error: string | null };
 

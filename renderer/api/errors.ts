@@ -21,7 +21,7 @@ export class ApiCallError extends Error {
   }
 }
 
-export const NOT_AUTHORISED_HELP = 'Open the link printed by `sandbar serve`, or copy it from the tray.';
+export const NOT_AUTHORISED_HELP = 'Open the link printed by `npm run serve`, or copy it from the tray.';
 
 /** A sentence for a toast or an inline message, whatever was thrown. */
 export function describeError(err: unknown): string {

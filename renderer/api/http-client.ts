@@ -79,7 +79,7 @@ export class HttpApi implements SandbarApi, ConnectionSource {
     try {
       response = await this.fetchFn(`${this.baseUrl}${httpApi.call(method)}`, { method: 'POST', headers, body: JSON.stringify(args ?? {}) });
     } catch {
-      throw new ApiCallError({ code: 'network', message: 'Sandbar is not reachable. Is `sandbar serve` (or the desktop app) still running?' });
+      throw new ApiCallError({ code: 'network', message: 'Sandbar is not reachable. Is `npm run serve` (or the desktop app) still running?' });
     }
     if (response.status === 401) {
       if (this.tokens.get() === token) this.setStatus('unauthorized');

@@ -9,7 +9,7 @@ type KubernetesClient = typeof K8sModule;
 let loadedClient: KubernetesClient | undefined;
 
 export const KUBERNETES_CLIENT_MISSING =
-  'The Kubernetes runtime needs the optional package @kubernetes/client-node, which this installation does not include (the desktop package leaves it out, as does npm install --omit=optional). Install it beside Sandbar (npm install @kubernetes/client-node) and run `sandbar serve`, or choose podman or docker as the runtime.';
+  'The Kubernetes runtime needs the optional package @kubernetes/client-node, which this installation does not include (the desktop package leaves it out, as does npm install --omit=optional). Install it beside Sandbar (npm install @kubernetes/client-node) and run `npm run serve`, or choose podman or docker as the runtime.';
 
 const requireClient = (): KubernetesClient => createRequire(import.meta.url)('@kubernetes/client-node') as KubernetesClient;
 

@@ -44,7 +44,7 @@ export async function bootSandbox(
 
 export function explainStartFailure(image: string, detail: string): AppError {
   if (/image not known|no such image|unable to find image|pull access denied|not found.*image/i.test(detail)) {
-    return new AppError('image_missing', `The sandbox image ${image} is not present. Pull it with \`sandbar image pull\` or set SANDBAR_IMAGE. (${detail.trim()})`);
+    return new AppError('image_missing', `The sandbox image ${image} is not present. Pull it with \`npm run -s sandbar -- image pull\` or set SANDBAR_IMAGE. (${detail.trim()})`);
   }
   return new AppError('runtime_failed', `The container failed to start: ${detail.trim()}`);
 }

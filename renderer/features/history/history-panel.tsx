@@ -30,7 +30,7 @@ function NoRuns({ filtered }: { filtered: boolean }) {
   }
   return (
     <EmptyState title="No runs yet">
-      Every execution shows up here: an agent calling <code>run_python</code>, <code>sandbar run</code> in a terminal, or a re-run from
+      Every execution shows up here: an agent calling <code>run_python</code>, <code>npm run -s sandbar -- run</code> in a terminal, or a re-run from
       this panel.
     </EmptyState>
   );

@@ -128,7 +128,7 @@ describe.skipIf(!sandbox.available)('what a person is asked, and how long a run 
     expect(lines[1]).toMatch(/^ {4}run [0-9a-f]{8} · \d+s left, then denied$/);
     expect(lines[2]).toBe('    line 1 (as reported by the sandbox): r = await mcp_effects.delete_item(name="a\\x1b[2J\\x1b]0;pwned\\x07\\u202eexe.txt\\u200b") # nothing to see');
     expect(lines[3]).toBe('    arguments: {"name":"a\\u001b[2J\\u001b]0;pwned\\u0007\\u202eexe.txt\\u200b"}');
-    expect(lines[4]).toBe(`    answer: sandbar approve ${question!.id} [--run | --always], or sandbar deny ${question!.id}`);
+    expect(lines[4]).toBe(`    answer: npm run -s sandbar -- approve ${question!.id} [--run | --always], or npm run -s sandbar -- deny ${question!.id}`);
     // --json is the same data, with nothing raw in it either.
     const json = (await cli('approvals', '--json')).stdout;
     expect(json).not.toMatch(RAW);

@@ -233,7 +233,7 @@ describe.skipIf(!sandbox.available)('approvals in a one-off sandbar run', () => 
     });
     expect(stderr).toBe('');
     const child = stdout.split('\n');
-    expect(child[0]).toBe('denied: effects/delete_item needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("effects/delete_item": "allow"), or run it through a running Sandbar (the app or sandbar serve) and answer there');
+    expect(child[0]).toBe('denied: effects/delete_item needs approval and this one-off run has nobody to ask: allow it in toolPolicies ("effects/delete_item": "allow"), or run it through a running Sandbar (the app or `npm run serve`) and answer there');
     expect(child[1]).toBe('read y (1)');
     expect(JSON.parse(readFileSync(effectsFile, 'utf8'))).toEqual({ reads: 1, deletes: 0 });
   }, 120_000);

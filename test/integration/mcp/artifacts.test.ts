@@ -139,6 +139,10 @@ with open('/workspace/out/notes.md', 'w', encoding='utf-8') as f:
     f.write('# Notes\\n\\n- café ✓\\n')
 with open('/workspace/out/data.bin', 'wb') as f:
     f.write(bytes(range(256)))
+with open('/workspace/out/summary.json', 'w') as f:
+    f.write('{"north": 3, "south": 5}\\n')
+with open('/workspace/out/log.txt', 'w') as f:
+    f.write('ok\\n')
 print('written')
 `);
       expect(r.isError).toBe(false);
@@ -147,6 +151,8 @@ print('written')
       expect(byName.get('out/report.csv')).toMatchObject({ type: 'resource_link', mimeType: 'text/csv', size: 29 });
       expect(await readText(client(), byName.get('out/report.csv')!.uri)).toEqual({ mimeType: 'text/csv', text: 'region,sales\nnorth,3\nsouth,5\n' });
       expect(await readText(client(), byName.get('out/notes.md')!.uri)).toEqual({ mimeType: 'text/markdown', text: '# Notes\n\n- café ✓\n' });
+      expect(await readText(client(), byName.get('out/summary.json')!.uri)).toEqual({ mimeType: 'application/json', text: '{"north": 3, "south": 5}\n' });
+      expect(await readText(client(), byName.get('out/log.txt')!.uri)).toEqual({ mimeType: 'text/plain', text: 'ok\n' });
       const binary = await readBlob(client(), byName.get('out/data.bin')!.uri);
       expect(binary.mimeType).toBe('application/octet-stream');
       expect(binary.bytes.equals(Buffer.from(Array.from({ length: 256 }, (_, i) => i)))).toBe(true);

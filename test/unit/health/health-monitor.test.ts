@@ -306,3 +306,92 @@ describe('HealthMonitor live rows', () => {
     expect(onChange).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('HealthMonitor measured rows (the package cache)', () => {
+  const packages = (layers: number): HealthCheck => ({ id: 'packages', label: 'Packages', status: 'ok', detail: `Index i; cache ${layers} layers.` });
+
+  function measured() {
+    const state = { layers: 0, reads: 0 };
+    const gate = { open: Promise.resolve() };
+    const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger;
+    // The collection reads the cache too: its row sits between the sandbox's and the service's rows.
+    const collect = vi.fn(async () => ({ ...report(true, true, 100), checks: [{ id: 'runtime', label: 'Container runtime', status: 'ok' as const, detail: 'podman' }, packages(state.layers), { id: 'logs', label: 'Log file', status: 'ok' as const, detail: 'x' }], probedAt: 100 }));
+    const onChange = vi.fn<(r: HealthReport) => void>();
+    const monitor = new HealthMonitor({
+      collect,
+      measured: async () => {
+        state.reads++;
+        const layers = state.layers;
+        await gate.open;
+        return [packages(layers)];
+      },
+      quickState: async () => ({ runtime: true, image: true }),
+      onChange,
+      log,
+      now: () => 2000,
+    });
+    return { monitor, collect, onChange, state, gate };
+  }
+
+  it('reads the row again when told, replaces the collected one in its place and pushes it, with no probe', async () => {
+    const { monitor, collect, onChange, state } = measured();
+    await monitor.probe();
+    state.layers = 1;
+    await monitor.remeasure();
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledTimes(2);
+    const pushed = onChange.mock.calls[1]![0];
+    expect(pushed.checks.map((c) => c.id)).toEqual(['runtime', 'packages', 'logs']);
+    expect(pushed.checks[1]!.detail).toBe('Index i; cache 1 layers.');
+    expect(pushed.probedAt).toBe(100);
+    expect(monitor.latest!.checks[1]!.detail).toBe('Index i; cache 1 layers.');
+    // Nothing changed since: no new report.
+    await monitor.remeasure();
+    expect(onChange).toHaveBeenCalledTimes(2);
+  });
+
+  it('one read at a time: requests during a read make one more read, which sees the latest state', async () => {
+    const { monitor, onChange, state, gate } = measured();
+    await monitor.probe();
+    let open!: () => void;
+    gate.open = new Promise((resolve) => (open = resolve));
+    state.layers = 1;
+    const first = monitor.remeasure();
+    state.layers = 2;
+    void monitor.remeasure();
+    void monitor.remeasure();
+    expect(state.reads).toBe(1);
+    gate.open = Promise.resolve();
+    open();
+    await first;
+    await vi.waitFor(() => expect(state.reads).toBe(2));
+    await vi.waitFor(() => expect(onChange.mock.calls.at(-1)![0].checks[1]!.detail).toBe('Index i; cache 2 layers.'));
+  });
+
+  it('a new probe\'s own reading of the cache wins over an older measured one', async () => {
+    const { monitor, state } = measured();
+    await monitor.probe();
+    state.layers = 1;
+    await monitor.remeasure();
+    state.layers = 3;
+    const again = await monitor.probe();
+    expect(again.checks.find((c) => c.id === 'packages')!.detail).toBe('Index i; cache 3 layers.');
+  });
+
+  it('a failed read is logged and leaves the last row', async () => {
+    const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies Logger;
+    const monitor = new HealthMonitor({
+      collect: async () => ({ ...report(true, true), checks: [packages(0)] }),
+      measured: async () => {
+        throw new Error('the package cache: EACCES');
+      },
+      quickState: async () => ({ runtime: true, image: true }),
+      onChange: () => {},
+      log,
+    });
+    await monitor.probe();
+    await monitor.remeasure();
+    expect(log.warn).toHaveBeenCalledWith('health: could not read the package cache: EACCES');
+    expect(monitor.latest!.checks[0]!.detail).toBe('Index i; cache 0 layers.');
+  });
+});

@@ -97,7 +97,7 @@ describe('buildHealthReport', () => {
     const image = check(report, 'image')!;
     expect(image.status).toBe('fail');
     expect(image.detail).toContain('python:3.14-slim');
-    expect(image.hint).toContain('sandbar image pull');
+    expect(image.hint).toContain('`npm run -s sandbar -- image pull`');
     expect(check(report, 'probe')).toBeUndefined();
     expect(check(report, 'runtime')!.status).toBe('ok');
   });

@@ -1,7 +1,7 @@
 // electron/main.ts composition, with Electron and the engine faked: one instance, userData under
 // SANDBAR_HOME, IPC handlers, tray and window, launch at login, and a quit that disposes before exiting.
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -97,6 +97,7 @@ const fakes = await vi.hoisted(async () => {
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     clipboard: { writeText: vi.fn() },
     shell: { openExternal: vi.fn(), openPath: vi.fn(async () => '') },
+    dialog: { showMessageBox: vi.fn(async (_options: unknown) => ({ response: 0 })) },
     Menu: { buildFromTemplate: (t: unknown) => t },
     nativeImage: { createFromPath: (file: string) => ({ file }) },
     sandbar: { created: [] as unknown[], instance: null as null | { router: FakeRouter; start: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn> } },
@@ -116,6 +117,7 @@ vi.mock('electron', () => ({
   protocol: fakes.protocol,
   clipboard: fakes.clipboard,
   shell: fakes.shell,
+  dialog: fakes.dialog,
 }));
 const stdio = vi.hoisted(() => ({ runs: [] as { env: unknown; createCore: unknown }[] }));
 vi.mock('../../../electron/cli/stdio-run.js', () => ({
@@ -232,6 +234,35 @@ describe('electron/main.ts', () => {
     await loadMain();
     expect(fakes.state.app.quit).toHaveBeenCalled();
     expect(fakes.sandbar.created).toEqual([]);
+  });
+
+  it('beside a running `sandbar serve` for the same home, says so in a dialog naming it and leaves without an engine', async () => {
+    // The parent (vitest's runner) stands in for the running serve: alive, and not this process.
+    writeFileSync(path.join(home, 'instance.lock'), `${process.ppid}\n`);
+    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7444/mcp', startedAt: 1 }));
+    fakes.dialog.showMessageBox.mockClear();
+    freshSandbar();
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(1));
+    expect(fakes.dialog.showMessageBox).toHaveBeenCalledTimes(1);
+    const shown = fakes.dialog.showMessageBox.mock.calls[0]![0] as { message: string; detail: string };
+    expect(shown.message).toMatch(/already running/);
+    expect(shown.detail).toBe(`Sandbar is already running for SANDBAR_HOME=${home}: pid ${process.ppid} at http://127.0.0.1:7444/mcp. Use that one, stop it first, or set SANDBAR_HOME to another folder.`);
+    expect(fakes.sandbar.created).toEqual([]);
+    expect(fakes.BrowserWindow.created).toEqual([]);
+    // The running one's lock is left alone.
+    expect(readFileSync(path.join(home, 'instance.lock'), 'utf8')).toBe(`${process.ppid}\n`);
+  });
+
+  it('claims the home with its own pid when it starts (over a lock left by a process that is gone), and gives it back on quit', async () => {
+    writeFileSync(path.join(home, 'instance.lock'), '2147483646\n');
+    freshSandbar();
+    await loadMain();
+    await vi.waitFor(() => expect(fakes.BrowserWindow.created).toHaveLength(1));
+    expect(readFileSync(path.join(home, 'instance.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    fakes.state.app.quit();
+    await vi.waitFor(() => expect(fakes.state.app.exit).toHaveBeenCalledWith(0));
+    expect(existsSync(path.join(home, 'instance.lock'))).toBe(false);
   });
 
   it('puts Chromium\'s profile under SANDBAR_HOME and sandboxes every renderer', async () => {

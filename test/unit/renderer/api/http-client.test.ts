@@ -51,7 +51,7 @@ describe('HttpApi calls', () => {
     api.onStatus((s) => statuses.push(s));
     const err = (await api.call('health.get', {}).catch((e: unknown) => e)) as ApiCallError;
     expect(err.code).toBe('unauthorized');
-    expect(err.message).toMatch(/sandbar serve/);
+    expect(err.message).toMatch(/npm run serve/);
     expect(api.status).toBe('unauthorized');
     expect(statuses).toEqual(['unauthorized']);
   });

@@ -24,7 +24,7 @@ describe('App shell', () => {
     useConnectionStore.getState().connectionChanged('unauthorized');
     render(<App />);
     expect(screen.getByRole('heading', { name: 'Not authorised' })).toBeTruthy();
-    expect(screen.getByText(/open the link printed by sandbar serve, or copy it from the tray/i)).toBeTruthy();
+    expect(screen.getByText(/open the link printed by npm run serve, or copy it from the tray/i)).toBeTruthy();
     expect(screen.queryByRole('navigation')).toBeNull();
   });
 
