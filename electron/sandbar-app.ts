@@ -25,6 +25,7 @@ import { HttpEndpoint, type ExtraRoute } from './mcp/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './http/token-store.js';
 import { createMcpServer } from './mcp/server-factory.js';
 import { createModernMcpServer } from './mcp/modern-server.js';
+import { RunOwners } from './mcp/run-owners.js';
 import { packageRoot } from './package-info.js';
 import type { HostExecChange } from './settings/host-exec-fields.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
@@ -127,7 +128,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onPulled: () => void health.probe().catch(() => {}),
   });
   const routes: ExtraRoute[] = [];
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker) };
   const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,

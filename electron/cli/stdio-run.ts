@@ -9,6 +9,7 @@ import { findRunningInstance } from '../instance-file.js';
 import { bridgeStdio } from '../mcp/stdio-bridge.js';
 import { serveStdioEitherRevision } from '../mcp/stdio-endpoint.js';
 import { createModernMcpServer } from '../mcp/modern-server.js';
+import { RunOwners } from '../mcp/run-owners.js';
 import { sandbarHome } from '../settings/paths.js';
 import { heldRunsFor, mcpDeps, runViewDeps, newConnectionId } from '../mcp/mcp-deps.js';
 import { untilSignal } from './signals.js';
@@ -39,7 +40,7 @@ export async function runStdio(options: {
   await core.start();
   core.watchServers();
   // One connection, one caller: both revisions' handlers see the same credential (mcp/caller.ts).
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker) };
   const deps = mcpDeps(mcp, 'stdio', log, newConnectionId());
   const held = heldRunsFor(mcp, log);
   const servers: Closable[] = [];
