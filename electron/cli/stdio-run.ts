@@ -27,7 +27,7 @@ export async function runStdio(options: {
   const log = createLogger('stdio', env);
   if (options.bridge !== false) {
     const home = sandbarHome(env);
-    const target = await findRunningInstance(home, loadOrCreateToken(home).token);
+    const target = await findRunningInstance(home, loadOrCreateToken(home).token, (reason) => log.warn(`${reason} Serving here instead.`));
     if (target) {
       log.info(`joining the running Sandbar at ${target.url}`);
       const reason = await Promise.race([bridgeStdio(target, log), untilSignal()]);
