@@ -94,6 +94,7 @@ export class KubernetesWarmPods implements SharedWarmPool {
   private again = false;
   private disposed = false;
   private readonly watching = new Set<string>();
+  private readonly refused = new Set<string>();
 
   private readonly options: WarmPodsOptions;
 
@@ -136,17 +137,18 @@ export class KubernetesWarmPods implements SharedWarmPool {
     } catch {
       return null;
     }
+    // Labels prove nothing: a pod anyone labelled warm is adopted only if it is the pod we would make. The
+    // others are set aside first, so a few foreign pods cannot crowd out the ones worth trying.
     const expected = this.api.manifest(spec).spec;
-    for (const pod of candidates.slice(0, 5)) {
+    const ours = candidates.filter((pod) => {
+      const why = podSpecMismatch(pod.spec, expected);
+      if (why) this.refuse(pod.metadata?.name ?? '(unnamed)', why);
+      return !why;
+    });
+    for (const pod of ours.slice(0, 5)) {
       const name = pod.metadata?.name;
       const version = pod.metadata?.resourceVersion;
       if (!name || !version) continue;
-      // Labels prove nothing: a pod anyone labelled warm is adopted only if it is the pod we would make.
-      const why = podSpecMismatch(pod.spec, expected);
-      if (why) {
-        this.refuse(name, why);
-        continue;
-      }
       if (await this.api.patchLabelsIf(name, version, claimLabels(this.owner, executionId)).catch(() => false)) {
         void this.sync();
         return name;
@@ -225,7 +227,12 @@ export class KubernetesWarmPods implements SharedWarmPool {
   /** Says why a pod labelled as a warm pod was not used: in the pool's state (Health) and the log. */
   private refuse(name: string, why: string): string {
     const message = `Warm pod ${name} was not adopted: ${why}. It is left alone.`;
-    this.options.log?.(message);
+    // Logged once per pod (it is seen again at every claim and resync); health keeps the latest.
+    if (!this.refused.has(name)) {
+      if (this.refused.size >= 1000) this.refused.clear();
+      this.refused.add(name);
+      this.options.log?.(message);
+    }
     this.state = { ...this.state, lastError: message };
     this.emit();
     return message;

@@ -68,12 +68,15 @@ describe('warm pod adoption', () => {
     return { api, log, warm: new KubernetesWarmPods(api, owner, { log }) };
   }
 
-  it('skips a pod labelled warm whose spec is not ours, says why, and adopts the next one that is', async () => {
-    const { api, log, warm: pods } = pool([warm('privileged', tampered((s) => ((s.containers[0]!.securityContext as Json).privileged = true))), warm('good', ours())]);
+  it('skips pods labelled warm whose spec is not ours, says why once, and adopts one that is (foreign pods cannot crowd it out)', async () => {
+    const foreign = Array.from({ length: 6 }, (_, i) => warm(`privileged-${i}`, tampered((s) => ((s.containers[0]!.securityContext as Json).privileged = true))));
+    const { api, log, warm: pods } = pool([...foreign, warm('good', ours())]);
     expect(await pods.claim(spec, 'run-1')).toBe('good');
-    expect(api.patchLabelsIf).toHaveBeenCalledTimes(1);
+    expect(await pods.claim(spec, 'run-2')).toBe('good');
+    expect(log).toHaveBeenCalledTimes(6);
+    expect(api.patchLabelsIf).toHaveBeenCalledTimes(2);
     expect(api.patchLabelsIf).toHaveBeenCalledWith('good', '1', expect.anything());
-    const why = 'Warm pod privileged was not adopted: its securityContext differs from what Sandbar would create. It is left alone.';
+    const why = 'Warm pod privileged-5 was not adopted: its securityContext differs from what Sandbar would create. It is left alone.';
     expect(log).toHaveBeenCalledWith(why);
     expect(pods.snapshot().lastError).toBe(why);
     await pods.dispose();
