@@ -40,7 +40,9 @@ export function describeServerEntry(entry: unknown): string {
     return [...env, quote(entry.command), ...args].join(' ') + cwd;
   }
   const url = typeof entry.url === 'string' ? entry.url : entry.serverUrl;
-  return `HTTP server ${quote(String(url))}`;
+  // Headers are shown like env: a person sees what is sent, credentials masked.
+  const headers = isPlainObject(entry.headers) ? describeEnv(entry.headers, quote).assignments : [];
+  return `HTTP server ${quote(String(url))}${headers.length > 0 ? ` with headers ${headers.join(' ')}` : ''}`;
 }
 
 /** The loader and path variables an entry sets, in words (none: no notes). */

@@ -153,6 +153,9 @@ describe('hostExecChanges and describeServerEntry', () => {
     // Escapes and bidi controls are written out, never drawn.
     expect(describeServerEntry({ command: 'x', args: ['\u001b[2Jok\u202e'] })).toBe('x "\\u001b[2Jok\\u202e"');
     expect(describeServerEntry({ url: 'https://mcp.example/mcp' })).toBe('HTTP server https://mcp.example/mcp');
+    expect(describeServerEntry({ url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer abc', 'X-Team': 'blue' } })).toBe(
+      'HTTP server https://mcp.example/mcp with headers Authorization=••••(hidden) X-Team=blue',
+    );
   });
 
   it('counts only real changes', () => {
