@@ -94,6 +94,8 @@ export function createCore(options: {
     env,
     ...(options.flags ? { flags: options.flags } : {}),
     warnings: opened.warning ? [opened.warning] : [],
+    // What importClients / allowSelfServer would bring in, for the desktop's confirmation (read when asked).
+    serversPreview: (s) => discoverServers(discoveryOptionsOf(s)).servers,
   });
   const settings = settingsService.get();
   const choice = cliRuntimeChoice(settings);

@@ -18,6 +18,7 @@ import { startAsPanel } from './control/panel-runs.js';
 import { ControlRouter } from './control/router.js';
 import { endpointCheck, poolCheck, serversCheck } from './health/service-checks.js';
 import { clearInstance, writeInstance } from './instance-file.js';
+import { InstanceProofRoute, newInstanceKey } from './instance-proof.js';
 import { createLogger, type Logger } from './logger.js';
 import { AppLog } from './log-file.js';
 import { sandbarHome } from './settings/paths.js';
@@ -25,6 +26,7 @@ import { HttpEndpoint, type ExtraRoute } from './mcp/http-endpoint.js';
 import { loadOrCreateToken, rotateToken } from './http/token-store.js';
 import { createMcpServer } from './mcp/server-factory.js';
 import { createModernMcpServer } from './mcp/modern-server.js';
+import { RunOwners } from './mcp/run-owners.js';
 import { packageRoot } from './package-info.js';
 import type { HostExecChange } from './settings/host-exec-fields.js';
 import type { SettingsLayer } from './settings/settings-layers.js';
@@ -132,8 +134,10 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onProgress: (progress) => broadcast('image.pullProgress', progress),
     onPulled: () => void health.probe().catch(() => {}),
   });
+  // instance.json's key: a listener that answers the proof with it is this process (instance-proof.ts).
+  const instanceKey = newInstanceKey();
   const routes: ExtraRoute[] = [];
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker) };
   const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
@@ -198,6 +202,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   router = new ControlRouter(table, log);
   router.onConnectionClosed((id) => live.connectionClosed(id));
   routes.push(
+    new InstanceProofRoute({ key: instanceKey, url: () => endpoint.url }),
     new HttpApi({ router, token: () => tokens.panel }),
     new PanelFiles(options.panelDir ?? path.join(packageRoot(), 'dist', 'renderer')),
   );
@@ -210,7 +215,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         // Let the event leave the old listener's sockets before they close.
         await new Promise((resolve) => setTimeout(resolve, 250));
       });
-      writeInstance(core.home, { pid: process.pid, url: endpoint.url, startedAt: Date.now() });
+      writeInstance(core.home, { pid: process.pid, url: endpoint.url, startedAt: Date.now(), key: instanceKey });
       log.info(`now listening on ${endpoint.url}`);
       return;
     } catch (err) {
@@ -231,7 +236,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     start: async ({ requireListener = true } = {}) => {
       try {
         await endpoint.start();
-        writeInstance(core.home, { pid: process.pid, url: endpoint.url, startedAt: Date.now() });
+        writeInstance(core.home, { pid: process.pid, url: endpoint.url, startedAt: Date.now(), key: instanceKey });
       } catch (err) {
         // The desktop app is still useful without the listener (the window talks over IPC); health says why.
         if (requireListener || !(err instanceof AppError)) throw err;

@@ -24,6 +24,20 @@ export const ServerEntrySchema = z
 
 export type ServerEntry = z.infer<typeof ServerEntrySchema>;
 
-export const McpServersSchema = z.record(z.string().min(1, 'a server needs a name').max(128, 'server names are at most 128 characters'), ServerEntrySchema, {
-  error: 'must be an object of server entries by name',
+/**
+ * Server names reach aliases in the sandbox, approval questions, the tray and log lines: a safe charset
+ * only, so no name can carry escapes, spaces or look-alike characters.
+ */
+export const SERVER_NAME_RULE = '1 to 64 characters of A-Z, a-z, 0-9, "_", "." and "-"';
+const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function isServerName(name: unknown): boolean {
+  return typeof name === 'string' && SERVER_NAME.test(name);
+}
+
+const SERVER_NAME_ERROR = `server names must be ${SERVER_NAME_RULE}`;
+
+export const McpServersSchema = z.record(z.string().refine(isServerName, SERVER_NAME_ERROR), ServerEntrySchema, {
+  // The record's own message is for a value that is not an object; a bad key keeps the name rule.
+  error: (issue) => (issue.code === 'invalid_key' ? SERVER_NAME_ERROR : 'must be an object of server entries by name'),
 });

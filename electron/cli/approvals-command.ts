@@ -9,15 +9,18 @@ import { displayJson, displayLine, DISPLAY_LIMITS, escapeInvisible } from '../..
 import type { CliContext } from './cli-context.js';
 
 async function callInstance<T>(method: string, args: object): Promise<T> {
-  const [{ readInstance }, { loadOrCreateToken }, { sandbarHome }, { closeLoopbackConnections, loopbackRequest }] = await Promise.all([
+  const [{ verifiedInstance }, { loadOrCreateToken }, { sandbarHome }, { closeLoopbackConnections, loopbackRequest }] = await Promise.all([
     import('../instance-file.js'),
     import('../http/token-store.js'),
     import('../settings/paths.js'),
     import('../loopback-http.js'),
   ]);
   const home = sandbarHome(process.env);
-  const instance = readInstance(home);
-  if (!instance) throw new AppError('runtime_failed', `No Sandbar is running for ${home}: approvals are answered in the instance that asked.`);
+  // The panel token goes only to a listener that proved it is the recorded instance (instance-proof.ts).
+  const verified = await verifiedInstance(home);
+  if (!verified) throw new AppError('runtime_failed', `No Sandbar is running for ${home}: approvals are answered in the instance that asked.`);
+  if (!verified.ok) throw new AppError('runtime_failed', verified.reason);
+  const instance = verified.instance;
   const url = new URL(`/api/call/${method}`, instance.url).toString();
   try {
     const res = await loopbackRequest(url, {

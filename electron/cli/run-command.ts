@@ -53,13 +53,16 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const packages = opts.package ?? [];
       if (opts.bridge) {
         // A running instance of this home has a warm pool and the history: join it (as `stdio` does).
-        const [{ readInstance }, { loadOrCreateToken }, { sandbarHome }] = await Promise.all([
+        const [{ verifiedInstance }, { loadOrCreateToken }, { sandbarHome }] = await Promise.all([
           import('../instance-file.js'),
           import('../http/token-store.js'),
           import('../settings/paths.js'),
         ]);
         const home = sandbarHome(process.env);
-        const instance = readInstance(home);
+        // The client token goes only to a listener that proved it is the recorded instance; else run here.
+        const verified = await verifiedInstance(home);
+        if (verified && !verified.ok) process.stderr.write(`sandbar: ${verified.reason} Running here instead.\n`);
+        const instance = verified?.ok ? verified.instance : null;
         if (instance) {
           const { runBridged } = await import('./run-bridged.js');
           const target = { url: instance.url, token: loadOrCreateToken(home).token };

@@ -9,6 +9,7 @@ import { findRunningInstance } from '../instance-file.js';
 import { bridgeStdio } from '../mcp/stdio-bridge.js';
 import { serveStdioEitherRevision } from '../mcp/stdio-endpoint.js';
 import { createModernMcpServer } from '../mcp/modern-server.js';
+import { RunOwners } from '../mcp/run-owners.js';
 import { sandbarHome } from '../settings/paths.js';
 import { heldRunsFor, mcpDeps, runViewDeps, newConnectionId } from '../mcp/mcp-deps.js';
 import { untilSignal } from './signals.js';
@@ -26,7 +27,7 @@ export async function runStdio(options: {
   const log = createLogger('stdio', env);
   if (options.bridge !== false) {
     const home = sandbarHome(env);
-    const target = await findRunningInstance(home, loadOrCreateToken(home).token);
+    const target = await findRunningInstance(home, loadOrCreateToken(home).token, (reason) => log.warn(`${reason} Serving here instead.`));
     if (target) {
       log.info(`joining the running Sandbar at ${target.url}`);
       const reason = await Promise.race([bridgeStdio(target, log), untilSignal()]);
@@ -39,7 +40,7 @@ export async function runStdio(options: {
   await core.start();
   core.watchServers();
   // One connection, one caller: both revisions' handlers see the same credential (mcp/caller.ts).
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker) };
   const deps = mcpDeps(mcp, 'stdio', log, newConnectionId());
   const held = heldRunsFor(mcp, log);
   const servers: Closable[] = [];

@@ -17,16 +17,20 @@ export const ARTIFACT_TEMPLATE: ResourceTemplate = {
   description: 'A figure, image or /workspace/out file of a run_python call, while the run is in the history (the result links each one).',
 };
 
+/** Whether the caller asking may read this run's artifacts (run-owners.ts: only the caller that made it). */
+export type ArtifactAccess = (runId: string) => boolean;
+
 /**
  * The contents for an artifact URI; null when `uri` is not one (the caller answers "unknown resource").
- * An artifact URI naming nothing stored is an error that says so.
+ * An artifact URI naming nothing stored, or another caller's run, is an error that says "unknown": the
+ * same words either way, so a caller cannot learn which run ids exist.
  */
-export function readArtifact(uri: string, store: ArtifactStore | undefined): BlobResourceContents | TextResourceContents | null {
+export function readArtifact(uri: string, store: ArtifactStore | undefined, mayRead: ArtifactAccess): BlobResourceContents | TextResourceContents | null {
   const ref = parseArtifactUri(uri);
   if (!ref) return null;
   let artifact: Artifact | null;
   try {
-    artifact = store?.artifact(ref.runId, ref.name) ?? null;
+    artifact = mayRead(ref.runId) ? (store?.artifact(ref.runId, ref.name) ?? null) : null;
   } catch (err) {
     throw new McpError(ErrorCode.InternalError, `Could not read ${uri}: ${errorMessage(err)}`);
   }

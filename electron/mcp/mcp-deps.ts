@@ -10,6 +10,7 @@ import { packageInfo } from '../package-info.js';
 import { HeldRuns } from './held-runs.js';
 import { RequestStateSigner } from './request-state.js';
 import type { RunPythonDeps } from './run-python-handler.js';
+import type { RunOwners } from './run-owners.js';
 import { RunViewRuns } from './run-view-runs.js';
 import type { RunViewDeps } from './run-view-tools.js';
 import type { Engine } from '../sandbox/engine.js';
@@ -24,6 +25,8 @@ export interface McpParts {
   runs: RunPythonDeps['runs'];
   settings: () => Settings;
   artifacts: ArtifactStore;
+  /** Who made each run, across every session and both revisions: artifacts go to that caller only. */
+  owners: RunOwners;
   /** The MCP App's view of runs (absent: no app-only tools). */
   runView?: RunViewDeps;
 }
@@ -36,6 +39,7 @@ export function mcpDeps(parts: McpParts, transport: 'stdio' | 'http', log: Logge
     version: packageInfo().version,
     transport,
     artifacts: parts.artifacts,
+    owners: parts.owners,
     ...(connection ? { connection } : {}),
     ...(parts.runView ? { runView: parts.runView } : {}),
   };

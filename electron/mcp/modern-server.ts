@@ -19,6 +19,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { callerCredential } from './caller.js';
 import type { HeldRuns, RunAnswer } from './held-runs.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
+import { RunOwners } from './run-owners.js';
 import { handleRunPython, type ToolCallExtra } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
 import { handleRunViewTool, isRunViewTool, rendersApps, runViewToolsFor } from './run-view-tools.js';
@@ -50,6 +51,10 @@ function toolCallExtra(ctx: ServerContext): ToolCallExtra {
 }
 
 export function createModernMcpServer(deps: ModernServerDeps): Server {
+  // One server per request on this revision: the instance's record of who made each run (mcp-deps.ts) is
+  // what lets a later request read its artifacts; without one, only runs made through this server object.
+  const owners = deps.owners ?? new RunOwners();
+  deps = { ...deps, owners };
   const server = new Server(
     { name: 'sandbar', version: deps.version },
     { capabilities: { tools: {}, resources: {}, logging: {} }, supportedProtocolVersions: [MODERN_PROTOCOL_VERSION] },
@@ -98,9 +103,10 @@ export function createModernMcpServer(deps: ModernServerDeps): Server {
 
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
-  server.setRequestHandler('resources/read', (request) => {
+  server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params;
-    const contents = readResource(uri, deps.artifacts);
+    const credential = callerCredential(ctx.http?.authInfo, deps.connection);
+    const contents = readResource(uri, deps.artifacts, (runId) => owners.owns(runId, credential));
     if (contents) return { contents: [contents] };
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });

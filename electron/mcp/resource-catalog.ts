@@ -2,7 +2,7 @@
 // the capabilities text, the run view, and each run's artifacts (a template). One list, one reader.
 import type { BlobResourceContents, Resource, ResourceTemplate, TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
 import { RUN_VIEW_URI } from '../../shared/run-view.js';
-import { ARTIFACT_TEMPLATE, readArtifact, type ArtifactStore } from './artifact-resource.js';
+import { ARTIFACT_TEMPLATE, readArtifact, type ArtifactAccess, type ArtifactStore } from './artifact-resource.js';
 import { CAPABILITIES_RESOURCE, CAPABILITIES_TEXT, CAPABILITIES_URI } from './capabilities-resource.js';
 import { readRunView, RUN_VIEW_RESOURCE } from './run-view-resource.js';
 
@@ -10,9 +10,12 @@ export const RESOURCES: readonly Resource[] = [CAPABILITIES_RESOURCE, RUN_VIEW_R
 
 export const RESOURCE_TEMPLATES: readonly ResourceTemplate[] = [ARTIFACT_TEMPLATE];
 
-/** The contents for `uri`, or null when it names nothing here (each server answers that in its own error type). */
-export function readResource(uri: string, artifacts: ArtifactStore | undefined): TextResourceContents | BlobResourceContents | null {
+/**
+ * The contents for `uri`, or null when it names nothing here (each server answers that in its own error
+ * type). `mayRead` says whose runs' artifacts the caller may read (its own).
+ */
+export function readResource(uri: string, artifacts: ArtifactStore | undefined, mayRead: ArtifactAccess): TextResourceContents | BlobResourceContents | null {
   if (uri === CAPABILITIES_URI) return { uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT };
   if (uri === RUN_VIEW_URI) return readRunView();
-  return readArtifact(uri, artifacts);
+  return readArtifact(uri, artifacts, mayRead);
 }

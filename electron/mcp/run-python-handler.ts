@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { ApprovalAsk, RunEvents, RunResult, RunTicket } from '../runs/ports.js';
 import { RunRefused } from '../runs/run-refusal.js';
 import type { RunService } from '../runs/run-service.js';
+import type { RunOwners } from './run-owners.js';
 import { approvalElicitation, decisionFromElicitation } from './approval-question.js';
 import { checkRunPythonArgs } from './run-python-args.js';
 import { withSession } from './session-result.js';
@@ -44,6 +45,8 @@ export interface RunHold<Held> {
 
 export interface RunPythonDeps {
   runs: Pick<RunService, 'start' | 'pendingApproval' | 'events'>;
+  /** Who made each run: its artifacts are served to that caller only (run-owners.ts). */
+  owners?: RunOwners;
   /** Read on every call: limit and output-mode changes apply without a restart. */
   settings: () => Settings;
   log: Logger;
@@ -83,6 +86,7 @@ export async function handleRunPython<Held = never>(
   const ask = caller.hold?.ask ?? (caller.canElicit ? elicitationChannel(extra) : undefined);
   try {
     const ticket = await deps.runs.start(request, { client, ...(caller.credential ? { credential: caller.credential } : {}) }, { signal: caller.hold?.signal ?? extra.signal, ...(ask ? { ask } : {}) });
+    deps.owners?.record(ticket.id, caller.credential ?? 'stdio:unknown');
     caller.onSubmitted?.(ticket.id);
     const shape = (result: RunResult) => shapeRun(result, servers, mode);
     if (caller.hold) return await caller.hold.attach(ticket, extra, shape);

@@ -16,6 +16,7 @@ import type { ClientInfo } from '../../shared/execution.js';
 import type { ArtifactStore } from './artifact-resource.js';
 import { callerCredential } from './caller.js';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
+import { RunOwners } from './run-owners.js';
 import { handleRunPython, type RunPythonDeps } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
 import { handleRunViewTool, isRunViewTool, rendersApps, runViewToolsFor, type RunViewDeps } from './run-view-tools.js';
@@ -41,6 +42,10 @@ export function createMcpServer(deps: McpServerDeps): Server {
   // Over stdio the connection is the caller (caller.ts): `sandbar stdio` names it once per process; a server
   // made without one (in-process transports) is a connection of its own.
   const connection = deps.connection ?? randomBytes(16).toString('hex');
+  // Without an instance-wide record (tests, in-process servers) this server remembers its own runs: an
+  // artifact is never served to a caller that did not make the run.
+  const owners = deps.owners ?? new RunOwners();
+  deps = { ...deps, owners };
 
   const viewTools = () => (deps.runView ? runViewToolsFor(server.getClientCapabilities()) : []);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [runPythonTool(deps.settings().limits), ...viewTools()] }));
@@ -66,9 +71,10 @@ export function createMcpServer(deps: McpServerDeps): Server {
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
     const { uri } = request.params;
-    const contents = readResource(uri, deps.artifacts);
+    const credential = callerCredential(extra.authInfo, connection);
+    const contents = readResource(uri, deps.artifacts, (runId) => owners.owns(runId, credential));
     if (contents) return { contents: [contents] };
     throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });

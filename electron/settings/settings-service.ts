@@ -6,7 +6,7 @@ import { AppError, errorMessage } from '../../shared/errors.js';
 import { describeFieldErrors, settingsFieldErrors } from '../../shared/settings-errors.js';
 import { DEFAULT_SETTINGS, parseSettings, SettingsSchema, type Settings } from '../../shared/settings.js';
 import { SETTINGS_FILE } from './paths.js';
-import { hostExecChanges, type HostExecChange } from './host-exec-fields.js';
+import { hostExecChanges, type HostExecChange, type ServersPreview } from './host-exec-fields.js';
 import { patchBoundsProblem } from './patch-limits.js';
 import { applyPatch, changedPaths, isPlainObject, prunePatch, valueAt } from './settings-patch.js';
 import { envLayer, fileLayer, mergeLayers, resolveSettings, type SettingsLayer } from './settings-layers.js';
@@ -18,6 +18,8 @@ export interface SettingsServiceOptions {
   flags?: SettingsLayer;
   /** Found while opening the store (a corrupt file moved aside); kept for health. */
   warnings?: string[];
+  /** The servers discovery would load under some settings, so a confirmation of importClients/allowSelfServer can list them. */
+  serversPreview?: ServersPreview;
 }
 
 interface Loaded {
@@ -46,6 +48,7 @@ export class SettingsService {
   readonly #store: SettingsStore;
   readonly #env: NodeJS.ProcessEnv;
   readonly #flags: SettingsLayer | undefined;
+  readonly #serversPreview: ServersPreview | undefined;
   readonly #listeners = new Set<(change: SettingsChange) => void>();
   // Read on first use (constructors do no I/O), then kept: get() is called on every run.
   #loaded: Loaded | undefined;
@@ -54,6 +57,7 @@ export class SettingsService {
     this.#store = options.store;
     this.#env = options.env;
     this.#flags = options.flags;
+    this.#serversPreview = options.serversPreview;
     this.warnings = [...(options.warnings ?? [])];
   }
 
@@ -133,7 +137,8 @@ export class SettingsService {
     if (Object.keys(fields).length > 0 || !parsed.success) {
       throw new AppError('invalid_config', `Some settings are not valid: ${describeFieldErrors(fields)}`, { fields });
     }
-    return { file, nextFile, settings: parsed.data, hostExec: hostExecChanges({ ...before.settings }, applied) };
+    const preview = this.#serversPreview ? { next: parsed.data, servers: this.#serversPreview } : undefined;
+    return { file, nextFile, settings: parsed.data, hostExec: hostExecChanges({ ...before.settings }, applied, preview) };
   }
 
   /** Called after each update that changed an effective value; returns the unsubscribe function. */

@@ -18,7 +18,8 @@ export interface HostExecDialog {
 export const CONFIRM_BUTTON = 1;
 
 export function hostExecDialog(changes: readonly HostExecChange[]): HostExecDialog {
-  const lines = changes.map((c) => `${c.field}:\n    ${c.command}`);
+  // Loader and path variables are named in words under their command: they change what the command runs.
+  const lines = changes.map((c) => [`${c.field}:`, `    ${c.command}`, ...(c.notes ?? []).map((n) => `    ⚠ ${n}`)].join('\n'));
   return {
     type: 'warning',
     title: 'Sandbar',

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCore } from '../../electron/core.js';
 import { createLogger } from '../../electron/logger.js';
+import { RunOwners } from '../../electron/mcp/run-owners.js';
 import { mcpDeps } from '../../electron/mcp/mcp-deps.js';
 import { createMcpServer } from '../../electron/mcp/server-factory.js';
 import { buildWheel, FixtureIndex, hostPipWheel } from '../integration/packages/package-fixtures.js';
@@ -30,7 +31,7 @@ export async function benchPackages(): Promise<string> {
   const core = createCore({ env: { ...process.env, SANDBAR_HOME: home, SANDBAR_PACKAGE_INDEX: index.url, SANDBAR_LOG_LEVEL: 'error' } });
   await core.start();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(mcpDeps({ runs: core.runs, settings: () => core.settings, artifacts: core.history }, 'stdio', createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' }))).connect(serverSide);
+  await createMcpServer(mcpDeps({ runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners() }, 'stdio', createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' }))).connect(serverSide);
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(clientSide);
   const call = async (args: Record<string, unknown>) => {

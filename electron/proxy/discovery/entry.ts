@@ -1,5 +1,7 @@
 // One server entry of a config file → a ServerConfig, or the reason it was skipped (never a thrown error).
+import { displayLine } from '../../../shared/display-text.js';
 import type { ServerConfig, SkippedServer } from '../../../shared/proxy.js';
+import { isServerName, SERVER_NAME_RULE } from '../../../shared/server-entry.js';
 
 export type EntryOutcome = { server: ServerConfig } | { skipped: SkippedServer };
 
@@ -47,8 +49,12 @@ export function parseEntry(name: string, raw: unknown, ctx: EntryContext): Entry
   const skip = (reason: SkippedServer['reason'], detail?: string): EntryOutcome => ({
     skipped: { name, source: ctx.source, reason, ...(detail ? { detail } : {}) },
   });
+  if (!isServerName(name)) {
+    // The name itself is not safe to show as it is: the panel gets a sanitised, bounded copy.
+    const detail = name.trim() === '' ? 'The server has an empty name.' : `The server name is not allowed: server names are ${SERVER_NAME_RULE}.`;
+    return { skipped: { name: displayLine(name, 64), source: ctx.source, reason: 'invalid', detail } };
+  }
   if (!isRecord(raw)) return skip('invalid', `The entry is ${describeValue(raw)}, not an object.`);
-  if (name.trim() === '') return skip('invalid', 'The server has an empty name.');
   if (raw.disabled === true) return skip('disabled');
 
   const type = raw.type === undefined ? undefined : stringify(raw.type).toLowerCase().replace(/[-_]/g, '');

@@ -16,6 +16,7 @@ import { LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from '../sandbox-spec.js';
 import { claimLabels, LABEL_WARM } from './kubernetes-warm-pods.js';
 import { selectOrphans } from '../reaper.js';
 import { labelValue, MANAGED_BY, type Json } from './pod-manifest.js';
+import { podSpecMismatch } from './spec-match.js';
 
 export const EXTENSIONS_GROUP = 'extensions.agents.x-k8s.io';
 export const EXTENSIONS_VERSION = 'v1alpha1';
@@ -100,6 +101,8 @@ export class AgentSandboxPool implements SharedWarmPool {
   private timer: NodeJS.Timeout | undefined;
   private recheckMs = FIRST_RECHECK_MS;
   private reaped = false;
+  /** Templates created here or checked against Sandbar's pod (a template's name is its spec's hash). */
+  private readonly checkedTemplates = new Set<string>();
 
   constructor(
     private readonly api: AgentSandboxApi,
@@ -180,12 +183,26 @@ export class AgentSandboxPool implements SharedWarmPool {
     this.reaped = true;
   }
 
+  /**
+   * Creates the template, or accepts the one already there only if its pod is the one Sandbar would make:
+   * anyone who may create SandboxTemplates in the namespace could have made `sandbar-<hash>` first, with
+   * another image, a privileged securityContext or a service account token. Such a template is left
+   * alone and not used; the error (health, the run) says why.
+   */
   private async ensureTemplate(spec: ContainerSpec, hash: string): Promise<void> {
+    const name = `sandbar-${hash}`;
+    if (this.checkedTemplates.has(name)) return;
+    const pod = this.api.podFor(spec);
     try {
-      await this.api.create('sandboxtemplates', sandboxTemplate(`sandbar-${hash}`, this.namespace, this.api.podFor(spec)));
+      await this.api.create('sandboxtemplates', sandboxTemplate(name, this.namespace, pod));
     } catch (err) {
       if (!isConflict(err)) throw err;
+      const existing = await this.api.get('sandboxtemplates', name);
+      const podTemplate = ((existing?.spec as Json | undefined)?.podTemplate ?? {}) as Json;
+      const why = podSpecMismatch(podTemplate.spec, pod.spec);
+      if (why) throw new Error(`The SandboxTemplate ${name} already exists but ${why}; it is left alone and not used (delete it to let Sandbar make its own).`, { cause: err });
     }
+    this.checkedTemplates.add(name);
   }
 
   /**

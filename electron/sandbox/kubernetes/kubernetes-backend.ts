@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Attach, CoreV1Api, KubeConfig, V1Pod, Watch } from '@kubernetes/client-node';
 import { AppError, errorMessage } from '../../../shared/errors.js';
+import { createLogger } from '../../logger.js';
 import { type BackendCapabilities, type BackendFeatures, type BackendHealth, type SandboxBackend, type SandboxExit, type SharedWarmPool, bootExtras, specKey, type ContainerSpec, type Owner, type StartOptions, type OwnedContainer, type ContainerMemory } from '../backend.js';
 import { buildCapabilities } from '../capabilities.js';
 import type { AttachedProcess } from '../run/attached-process.js';
@@ -66,7 +67,8 @@ export class KubernetesBackend implements SandboxBackend {
     readonly owner: Owner,
     private readonly bootModules: () => Record<string, string> = () => ({}),
   ) {
-    this.warmPods = new KubernetesWarmPods(this.warmPodApi(), owner, options.warmPods);
+    const log = createLogger('kubernetes', process.env);
+    this.warmPods = new KubernetesWarmPods(this.warmPodApi(), owner, { ...options.warmPods, log: (message) => log.warn(message) });
   }
 
   private get api() {
@@ -356,6 +358,7 @@ export class KubernetesBackend implements SandboxBackend {
       deleteIf: (name, resourceVersion) => this.deleteIf(name, resourceVersion),
       waitRunning: (name) => this.waitStarted(name),
       specHash: (spec) => this.specHash(spec),
+      manifest: (spec) => this.manifest(spec, 'sandbar-warm', { warm: true }),
     };
   }
 

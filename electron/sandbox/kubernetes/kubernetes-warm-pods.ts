@@ -12,6 +12,7 @@ import type { SharedWarmPool, ContainerSpec, Owner } from '../backend.js';
 import { LABEL_EXECUTION, LABEL_HOST, LABEL_INSTANCE, LABEL_PID } from '../sandbox-spec.js';
 import { STUCK } from './kubernetes-pod-state.js';
 import { labelValue, OWNED_SELECTOR } from './pod-manifest.js';
+import { podSpecMismatch } from './spec-match.js';
 
 export const LABEL_WARM = 'sandbar.warm';
 export const LABEL_SPEC = 'sandbar.spec';
@@ -31,6 +32,8 @@ export interface WarmPodApi {
   waitRunning(name: string): Promise<void>;
   /** What makes two pods interchangeable: the spec and everything else that shapes the manifest. */
   specHash(spec: ContainerSpec): string;
+  /** The pod Sandbar would create for this spec: a pod is adopted only if its spec matches (spec-match.ts). */
+  manifest(spec: ContainerSpec): { spec?: unknown };
 }
 
 /** Pure: a short label-safe hash of whatever decides a pod's manifest. */
@@ -76,6 +79,8 @@ export interface WarmPodsOptions {
   maxIdleMs: number;
   /** How often the pool is checked against the cluster (other instances adopt ours without telling us). */
   resyncMs: number;
+  /** Where a refused pod is reported besides health. */
+  log?: (message: string) => void;
 }
 
 export class KubernetesWarmPods implements SharedWarmPool {
@@ -89,12 +94,17 @@ export class KubernetesWarmPods implements SharedWarmPool {
   private again = false;
   private disposed = false;
   private readonly watching = new Set<string>();
+  private readonly refused = new Set<string>();
+
+  private readonly options: WarmPodsOptions;
 
   constructor(
     private readonly api: WarmPodApi,
     private readonly owner: Owner,
-    private readonly options: WarmPodsOptions = { maxIdleMs: 5 * 60_000, resyncMs: 10_000 },
-  ) {}
+    options: Partial<WarmPodsOptions> = {},
+  ) {
+    this.options = { maxIdleMs: 5 * 60_000, resyncMs: 10_000, ...options };
+  }
 
   configure(spec: ContainerSpec, options: { size: number; maxRunSec: number; onChange?: () => void }): void {
     const changed = this.spec !== undefined && this.api.specHash(this.spec) !== this.api.specHash(spec);
@@ -127,7 +137,15 @@ export class KubernetesWarmPods implements SharedWarmPool {
     } catch {
       return null;
     }
-    for (const pod of candidates.slice(0, 5)) {
+    // Labels prove nothing: a pod anyone labelled warm is adopted only if it is the pod we would make. The
+    // others are set aside first, so a few foreign pods cannot crowd out the ones worth trying.
+    const expected = this.api.manifest(spec).spec;
+    const ours = candidates.filter((pod) => {
+      const why = podSpecMismatch(pod.spec, expected);
+      if (why) this.refuse(pod.metadata?.name ?? '(unnamed)', why);
+      return !why;
+    });
+    for (const pod of ours.slice(0, 5)) {
       const name = pod.metadata?.name;
       const version = pod.metadata?.resourceVersion;
       if (!name || !version) continue;
@@ -164,11 +182,18 @@ export class KubernetesWarmPods implements SharedWarmPool {
     const spec = this.spec;
     if (!spec) return;
     const hash = this.api.specHash(spec);
-    const mine = await this.api.list(warmSelector({ instanceId: this.owner.instanceId }));
+    const expected = this.api.manifest(spec).spec;
     const now = Date.now();
     const keep: V1Pod[] = [];
     const drop: V1Pod[] = [];
-    for (const pod of mine) {
+    let refusal: string | null = null;
+    for (const pod of await this.api.list(warmSelector({ instanceId: this.owner.instanceId }))) {
+      // Not the pod we would make (made or changed by someone else): left alone, neither counted nor deleted.
+      const why = pod.metadata?.labels?.[LABEL_SPEC] === hash ? podSpecMismatch(pod.spec, expected) : null;
+      if (why) {
+        refusal = this.refuse(pod.metadata?.name ?? '(unnamed)', why);
+        continue;
+      }
       const stale = pod.metadata?.labels?.[LABEL_SPEC] !== hash || ended(pod) || now - created(pod) > this.options.maxIdleMs;
       (stale || this.disposed ? drop : keep).push(pod);
     }
@@ -180,7 +205,7 @@ export class KubernetesWarmPods implements SharedWarmPool {
       Array.from({ length: Math.max(0, missing) }, () => this.api.createWarm(spec, idleSec + this.maxRunSec + 60)),
     );
     const ready = keep.filter(running).length;
-    this.state = { size: this.size, ready, starting: keep.length - ready + made.length, lastError: null, refilling: this.state.refilling && ready < this.size };
+    this.state = { size: this.size, ready, starting: keep.length - ready + made.length, lastError: refusal, refilling: this.state.refilling && ready < this.size };
     this.emit();
     // A new pod is worth a look as soon as it runs, not at the next resync.
     for (const name of [...made, ...keep.filter((p) => !running(p)).map((p) => p.metadata!.name!)]) this.watchStart(name);
@@ -197,6 +222,20 @@ export class KubernetesWarmPods implements SharedWarmPool {
         if (!/was deleted/.test(errorMessage(err))) this.fail(err);
       })
       .finally(() => this.watching.delete(name));
+  }
+
+  /** Says why a pod labelled as a warm pod was not used: in the pool's state (Health) and the log. */
+  private refuse(name: string, why: string): string {
+    const message = `Warm pod ${name} was not adopted: ${why}. It is left alone.`;
+    // Logged once per pod (it is seen again at every claim and resync); health keeps the latest.
+    if (!this.refused.has(name)) {
+      if (this.refused.size >= 1000) this.refused.clear();
+      this.refused.add(name);
+      this.options.log?.(message);
+    }
+    this.state = { ...this.state, lastError: message };
+    this.emit();
+    return message;
   }
 
   private fail(err: unknown): void {

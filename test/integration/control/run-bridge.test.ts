@@ -69,8 +69,10 @@ describe.skipIf(!sandbox.available)('sandbar run and a running instance', () => 
   it('runs here when the instance file is stale or names an instance that refuses the token', async () => {
     // A listener that is not this home's instance: it refuses everything, so nothing may run there.
     let requests = 0;
-    const impostor = createServer((_req, res) => {
+    let tokens = 0;
+    const impostor = createServer((req, res) => {
       requests++;
+      if (req.headers.authorization) tokens++;
       res.writeHead(401).end();
     });
     await new Promise<void>((r) => impostor.listen(0, '127.0.0.1', r));
@@ -79,12 +81,15 @@ describe.skipIf(!sandbox.available)('sandbar run and a running instance', () => 
       for (const url of [`http://127.0.0.1:${port}/mcp`, 'http://127.0.0.1:9/mcp']) {
         const home = mkdtempSync(path.join(tmpdir(), 'sandbar-stale-'));
         writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ image: sandbox.image }));
-        writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: 1, url, startedAt: 0 }));
+        // A live pid and a key: only the proof (instance-proof.ts) stands between the CLI and the impostor.
+        writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.pid, url, startedAt: 0, key: 'a'.repeat(64) }));
         const run = await cli(home, [], 'print("ran here")');
         expect(run.status, run.stderr).toBe(0);
         expect(run.stdout).toBe('ran here\n');
       }
+      // The impostor was asked for the proof, once, and never given the token.
       expect(requests).toBe(1);
+      expect(tokens).toBe(0);
     } finally {
       impostor.close();
     }

@@ -4,16 +4,20 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from '../../../electron/history/history-store.js';
 import { STRUCTURED_META_KEY } from '../../../electron/mcp/result-format.js';
+import { RunOwners } from '../../../electron/mcp/run-owners.js';
+import { createMcpServer } from '../../../electron/mcp/server-factory.js';
 import { readImageHeader } from '../../../electron/sandbox/run/image-header.js';
 import type { Engine } from '../../../electron/sandbox/engine.js';
 import { artifactUri, MAX_RESPONSE_BYTES, parseArtifactUri } from '../../../shared/artifacts.js';
 import { sandbox, startEngine } from '../helpers.js';
-import { httpFixture, quietLog, stdioClient, tempHome, type HttpFixture } from './mcp-helpers.js';
+import { httpFixture, quietLog, serverDeps, stdioClient, tempHome, type HttpFixture } from './mcp-helpers.js';
 
 type Block = CallToolResult['content'][number];
 type Image = Extract<Block, { type: 'image' }>;
@@ -212,5 +216,48 @@ for i in range(8):
       await expect(client().readResource({ uri: artifactUri(runId, 'figure-2.png') })).rejects.toThrow(/no run '.+' with an artifact 'figure-2.png'/);
       await expect(client().readResource({ uri: 'sandbar://runs/x' })).rejects.toThrow(/Unknown resource: sandbar:\/\/runs\/x/);
     });
+  });
+
+  it("serves a run's artifacts only to the caller that made it: another stdio connection or client token gets 'unknown artifact'", async () => {
+    const owners = new RunOwners();
+    // Two stdio connections to one instance (in-process: each server is a connection, caller.ts).
+    const stdioPeer = async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(serverDeps(engine, 'stdio', {}, { artifacts: history, owners })).connect(serverSide);
+      const c = new Client({ name: 'peer', version: '1' });
+      await c.connect(clientSide);
+      return c;
+    };
+    const [mine, other] = await Promise.all([stdioPeer(), stdioPeer()]);
+    let token = '';
+    const shared = await httpFixture(engine, {}, { artifacts: history, owners }, { token: () => token });
+    token = shared.token;
+    const withToken = async (t: string) => {
+      const c = new Client({ name: 'other-token', version: '1' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(shared.url), { requestInit: { headers: { Authorization: `Bearer ${t}` } } }));
+      return c;
+    };
+    try {
+      // The out/ file's link names the run; its figure is the artifact read.
+      const uriOf = (r: CallToolResult) => artifactUri(parseArtifactUri(links(r)[0]!.uri)!.runId, 'figure-1.png');
+      const stdioRun = await call(mine, `import os\nos.makedirs('/workspace/out', exist_ok=True)\nopen('/workspace/out/id.txt', 'w').write('x')\n${SALES}`);
+      const stdioUri = uriOf(stdioRun);
+      expect((await readBlob(mine, stdioUri)).bytes.toString('base64')).toBe(images(stdioRun)[0]!.data);
+      await expect(other.readResource({ uri: stdioUri })).rejects.toThrow(/Unknown artifact: .*no run '.+' with an artifact 'figure-1.png'/);
+      const httpOwner = await shared.client();
+      await expect(httpOwner.readResource({ uri: stdioUri })).rejects.toThrow(/Unknown artifact/);
+
+      const httpRun = await call(httpOwner, `import os\nos.makedirs('/workspace/out', exist_ok=True)\nopen('/workspace/out/id.txt', 'w').write('x')\n${SALES}`);
+      const httpUri = uriOf(httpRun);
+      // The same token in a new session is the same caller; a rotated token is another one.
+      expect((await readBlob(await shared.client(), httpUri)).bytes.toString('base64')).toBe(images(httpRun)[0]!.data);
+      await expect(mine.readResource({ uri: httpUri })).rejects.toThrow(/Unknown artifact/);
+      token = 'b'.repeat(43);
+      const rotated = await withToken(token);
+      await expect(rotated.readResource({ uri: httpUri })).rejects.toThrow(/Unknown artifact/);
+      await rotated.close();
+    } finally {
+      await Promise.allSettled([mine.close(), other.close(), shared.close()]);
+    }
   });
 });

@@ -126,6 +126,28 @@ describe.skipIf(!sandbox.available)('MCP 2026-07-28 beside 2025-11-25 (real CLI)
     expect(text(again)).toBe('42\n3');
   }, 120_000);
 
+  it("a run's artifact is its caller's on both revisions: each 2026-07-28 request has a server of its own, the record of who made the run is the instance's", async () => {
+    const modern = modernClient();
+    await modern.connect(new ModernHttpTransport(new URL(serve.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    clients.push(modern);
+    const code = "import os\nos.makedirs('/workspace/out', exist_ok=True)\nopen('/workspace/out/id.txt', 'w').write('mine')";
+    const result = await modern.callTool({ name: 'run_python', arguments: { code } }, { timeout: 120_000 });
+    const link = ((result as { content: { type: string; uri?: string }[] }).content).find((c) => c.type === 'resource_link');
+    expect(link?.uri).toMatch(/^sandbar:\/\/runs\/.+\/artifacts\/out\/id\.txt$/);
+    expect((await modern.readResource({ uri: link!.uri! })).contents).toEqual([expect.objectContaining({ text: 'mine' })]);
+    // The same client token on 2025-11-25 is the same caller.
+    const legacy = new Client({ name: 'legacy-artifact', version: '1.0.0' });
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    clients.push(legacy);
+    expect((await legacy.readResource({ uri: link!.uri! })).contents).toEqual([expect.objectContaining({ text: 'mine' })]);
+    // Another caller (`sandbar stdio --no-bridge`: its own engine, the same history) gets "unknown". A
+    // bridged `sandbar stdio` would be the client token again, the same caller.
+    const other = modernClient();
+    await other.connect(new ModernStdioTransport({ command: process.execPath, args: [SANDBAR_BIN, 'stdio', '--no-bridge'], env: baseEnv({ SANDBAR_HOME: home, SANDBAR_LOG_LEVEL: 'warn' }), stderr: 'pipe' }));
+    clients.push(other);
+    await expect(other.readResource({ uri: link!.uri! })).rejects.toThrow(/Unknown artifact/);
+  }, 120_000);
+
   it('a 2026-07-28 client runs run_python through `sandbar stdio` joining the running instance', async () => {
     const client = modernClient();
     const { transport, stderr } = stdioTransport(home);

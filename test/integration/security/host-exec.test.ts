@@ -58,6 +58,8 @@ describe.skipIf(!sandbox.available)('least privilege: nothing over HTTP changes 
     ['runtime', { runtime: '/bin/sh' }],
     ['ociRuntime', { ociRuntime: '/tmp/evil-runc' }],
     ['seccomp', { seccomp: 'runtime-default' }],
+    ['importClients', { importClients: ['claude-code'] }],
+    ['allowSelfServer', { allowSelfServer: true }],
   ])('refuses %s over HTTP with forbidden and writes nothing', async (field, patch) => {
     const answer = await s.api(s.panelToken(), 'settings.update', { patch });
     expect(answer.body).toMatchObject({ ok: false, error: { code: 'forbidden', fields: { [field]: expect.stringContaining('desktop app') } } });

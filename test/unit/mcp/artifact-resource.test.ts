@@ -1,8 +1,9 @@
 // `resources/read` of a stored artifact: text types come back as text (the same bytes), binary ones and
 // text that is not UTF-8 as a blob, text too large for one response is refused with its size.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { artifactContents, isTextType, readArtifact } from '../../../electron/mcp/artifact-resource.js';
+import { RunOwners } from '../../../electron/mcp/run-owners.js';
 import { artifactUri, MAX_RESPONSE_BYTES, type Artifact } from '../../../shared/artifacts.js';
 
 const file = (name: string, mimeType: string, data: Uint8Array | string): Artifact => {
@@ -57,8 +58,24 @@ describe('artifact contents', () => {
 
   it('reads through the store: text for a csv, null for a URI that is not an artifact', () => {
     const store = { artifact: (runId: string, name: string) => (runId === 'run-1' && name === 'out/a.csv' ? file('out/a.csv', 'text/csv', 'a\n') : null) };
-    expect(readArtifact(uri('out/a.csv'), store)).toEqual({ uri: uri('out/a.csv'), mimeType: 'text/csv', text: 'a\n' });
-    expect(readArtifact('resource://other', store)).toBeNull();
-    expect(() => readArtifact(uri('out/none.csv'), store)).toThrow(/Unknown artifact/);
+    const anyone = () => true;
+    expect(readArtifact(uri('out/a.csv'), store, anyone)).toEqual({ uri: uri('out/a.csv'), mimeType: 'text/csv', text: 'a\n' });
+    expect(readArtifact('resource://other', store, anyone)).toBeNull();
+    expect(() => readArtifact(uri('out/none.csv'), store, anyone)).toThrow(/Unknown artifact/);
+  });
+
+  it("answers another caller's run exactly like a run that does not exist, without reading the store", () => {
+    const owners = new RunOwners(2);
+    owners.record('run-1', 'client-token:aaa');
+    const store = { artifact: vi.fn(() => file('out/a.csv', 'text/csv', 'secret\n')) };
+    const asOther = () => readArtifact(uri('out/a.csv'), store, (runId) => owners.owns(runId, 'stdio:other'));
+    expect(asOther).toThrow(`Unknown artifact: ${uri('out/a.csv')} (no run 'run-1' with an artifact 'out/a.csv' in the history; retention may have removed it)`);
+    expect(store.artifact).not.toHaveBeenCalled();
+    expect(readArtifact(uri('out/a.csv'), store, (runId) => owners.owns(runId, 'client-token:aaa'))).toMatchObject({ text: 'secret\n' });
+    // Bounded: the oldest run is forgotten first (its artifacts stay in the panel's History).
+    owners.record('run-2', 'x');
+    owners.record('run-3', 'x');
+    expect(owners.owns('run-1', 'client-token:aaa')).toBe(false);
+    expect(owners.owns('run-3', 'x')).toBe(true);
   });
 });

@@ -51,7 +51,9 @@ describe('SettingsService.update', () => {
     expect(service.update(edit, { confirmed: service.hostExecChanges(edit) }).changed).toEqual(['mcpServers.x']);
     expect(service.get().mcpServers).toEqual({ x: { url: 'http://x' }, y: { url: 'http://y' } });
 
-    expect(service.update({ importClients: ['claude-code'] }).changed).toEqual(['importClients']);
+    // A client added to importClients brings its servers: host-executing, so it needs confirming too.
+    const clients = { importClients: ['claude-code'] };
+    expect(service.update(clients, { confirmed: service.hostExecChanges(clients) }).changed).toEqual(['importClients']);
     expect(fileJson(home)).toEqual({ serverPolicies: { b: 'deny' }, mcpServers: { x: { url: 'http://x' }, y: { url: 'http://y' } }, importClients: ['claude-code'] });
   });
 

@@ -37,6 +37,13 @@ describe('parseConfigDocument', () => {
     expect(parseConfigDocument(doc, SRC).servers.map((s) => s.name)).toEqual(['classic', 'vs']);
   });
 
+  it('skips a server whose name is outside the safe charset, saying why, with the name shown sanitised', () => {
+    const doc = { mcpServers: { 'ok_name.v2-x': { command: 'a' }, 'evil\u001b]0;x\u0007 \u202ename': { command: 'b' } } };
+    const result = parseConfigDocument(doc, SRC);
+    expect(result.servers.map((s) => s.name)).toEqual(['ok_name.v2-x']);
+    expect(result.skipped).toEqual([{ name: 'evil name', source: SRC, reason: 'invalid', detail: expect.stringContaining('server names are 1 to 64 characters of A-Z') }]);
+  });
+
   it('skips disabled entries with reason disabled', () => {
     const doc = { mcpServers: { off: { command: 'x', disabled: true }, on: { command: 'y', disabled: false } } };
     const result = parseConfigDocument(doc, SRC);
