@@ -17,6 +17,7 @@ import {
   admissionRefusal,
   busyMessage,
   containerSpecOf,
+  packageSpecOf,
   summaryOf,
   PAUSED_MESSAGE,
   type EngineConfig,
@@ -286,7 +287,7 @@ export class Engine {
         warm = true;
         await session.beforeRun(container);
       } else {
-        ({ container, warm } = await this.pool.acquire(id));
+        ({ container, warm } = await this.pool.acquire(id, packageSpecOf(this.spec(), this.config.packageLayers, job.request.packages?.layer)));
         if (session) {
           container.holdForSession();
           session.opened(container);
