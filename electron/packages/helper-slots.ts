@@ -61,7 +61,8 @@ export class HelperSlots {
 
 function abortError(signal: AbortSignal | undefined): Error {
   const reason: unknown = signal?.reason;
-  return reason instanceof Error ? reason : new AppError('cancelled', 'Preparing the packages was cancelled');
+  // Our own reasons (the deadline) say what happened; a caller's plain abort is a cancellation.
+  return reason instanceof AppError ? reason : new AppError('cancelled', 'Preparing the packages was cancelled');
 }
 
 /**
