@@ -2,6 +2,7 @@
 // the archive says: regular files and directories only, owned by the user Sandbar runs as (never the
 // helper's unprivileged uid, which is `nobody` on the host), modes masked to 0755/0644 (no setuid, setgid,
 // sticky or group/world write), and at most `maxBytes` of file content.
+import type { Stats } from 'node:fs';
 import { x as extractTar, type ReadEntry } from 'tar';
 import { AppError } from '../../shared/errors.js';
 
@@ -32,7 +33,7 @@ export function extractLayer(dir: string, maxBytes: number, onOverCap: () => voi
     // The archive's modes are replaced in the filter below and applied exactly (chmod), under a 022 mask.
     chmod: true,
     processUmask: 0o022,
-    filter: (_path: string, entry: ReadEntry | import('node:fs').Stats) => {
+    filter: (_path: string, entry: ReadEntry | Stats) => {
       if (!('type' in entry) || (entry.type !== 'File' && entry.type !== 'Directory')) return false;
       if (overCap) return false;
       total += entry.size ?? 0;

@@ -156,6 +156,17 @@ export function packageSpecOf(spec: ContainerSpec, layersDir: string | undefined
   return { ...spec, packageLayer: { source: path.join(layersDir, key), key } };
 }
 
+/**
+ * A session's sandbox mounts the layer its opening call asked for, and only that one: a later call that
+ * needs another is refused (the session stays), or null.
+ */
+export function sessionLayerRefusal(mounted: string | undefined, wanted: string | null | undefined): string | null {
+  if (!wanted || wanted === mounted) return null;
+  return mounted
+    ? "This session's sandbox was opened with other packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs."
+    : "This session's sandbox was opened without packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs.";
+}
+
 /** The engine's configuration from resolved settings. */
 export function engineConfigOf(settings: Settings): EngineConfig {
   return {

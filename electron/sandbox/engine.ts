@@ -18,6 +18,7 @@ import {
   busyMessage,
   containerSpecOf,
   packageSpecOf,
+  sessionLayerRefusal,
   summaryOf,
   PAUSED_MESSAGE,
   type EngineConfig,
@@ -58,6 +59,8 @@ export class Engine {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   /** Which backend made each sandbox, so one made before a switch is still killed where it lives. */
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
+  /** The package layer a sandbox mounts (a session's later calls can use only that one). */
+  private readonly layerOf = new WeakMap<SandboxContainer, string>();
   private stopped = false;
   /** Requests that come before start() has finished wait there. */
   private readonly startGate = new StartGate();
@@ -285,9 +288,16 @@ export class Engine {
       if (session?.container) {
         container = session.container;
         warm = true;
+        const wrongLayer = sessionLayerRefusal(this.layerOf.get(container), job.request.packages?.layer);
+        if (wrongLayer) {
+          this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', wrongLayer));
+          return;
+        }
         await session.beforeRun(container);
       } else {
-        ({ container, warm } = await this.pool.acquire(id, packageSpecOf(this.spec(), this.config.packageLayers, job.request.packages?.layer)));
+        const own = packageSpecOf(this.spec(), this.config.packageLayers, job.request.packages?.layer);
+        ({ container, warm } = await this.pool.acquire(id, own));
+        if (own?.packageLayer) this.layerOf.set(container, own.packageLayer.key);
         if (session) {
           container.holdForSession();
           session.opened(container);
