@@ -11,6 +11,7 @@ import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { StartGate, type Refusal } from './start-gate.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
+import { LayerPools } from './layer-pools.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import {
@@ -52,6 +53,8 @@ export class Engine {
   /** Podman, Docker (through their CLI) or Kubernetes: the engine only sees the interface. */
   private backendInUse: SandboxBackend;
   private readonly pool: WarmPool;
+  /** Ready sandboxes for the layers used lately (a run with packages mounts only its own). */
+  private readonly layerPools: LayerPools;
   private readonly queue: Job[] = [];
   private readonly running = new Map<string, Job>();
   private readonly inUse = new Set<SandboxContainer>();
@@ -59,8 +62,6 @@ export class Engine {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   /** Which backend made each sandbox, so one made before a switch is still killed where it lives. */
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
-  /** The package layer a sandbox mounts (a session's later calls can use only that one). */
-  private readonly layerOf = new WeakMap<SandboxContainer, string>();
   private stopped = false;
   /** Requests that come before start() has finished wait there. */
   private readonly startGate = new StartGate();
@@ -84,6 +85,11 @@ export class Engine {
       maxRunSec: config.limits.maxTimeoutSec + (config.maxHeldSec ?? 0) + (config.sessionMaxSec ?? 0),
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
+    });
+    // One ready sandbox per recent layer, none where the pool keeps none (a one-shot command, poolSize 0).
+    this.layerPools = new LayerPools(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
+      size: () => Math.min(1, this.config.poolSize),
+      maxRunSec: () => this.maxRunSec(),
     });
   }
 
@@ -128,6 +134,7 @@ export class Engine {
     void this.backendInUse.sharedPool?.dispose().catch(() => {});
     this.backendInUse = backend;
     this.pool.setBackend(this.creator.for(backend));
+    this.layerPools.setBackend(this.creator.for(backend));
     if (!this.stopped) this.configurePool();
     void reapOrphans(backend, this.owner).catch(() => {});
   }
@@ -245,7 +252,7 @@ export class Engine {
     // Used containers are on their way out by themselves (their client removes them): a moment for that
     // first, so a clean exit costs no extra `rm` call, then force whatever is left.
     await Promise.race([Promise.allSettled([...this.cleanups]), new Promise<void>((r) => setTimeout(r, 1000).unref())]);
-    await Promise.allSettled([this.pool.dispose(), this.backendInUse.sharedPool?.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
+    await Promise.allSettled([this.pool.dispose(), this.layerPools.dispose(), this.backendInUse.sharedPool?.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
   }
 
   /** The container command line a run would get with these limits (runtime, image and profile as now). */
@@ -288,7 +295,7 @@ export class Engine {
       if (session?.container) {
         container = session.container;
         warm = true;
-        const wrongLayer = sessionLayerRefusal(this.layerOf.get(container), job.request.packages?.layer);
+        const wrongLayer = sessionLayerRefusal(this.layerPools.layerOf(container), job.request.packages?.layer);
         if (wrongLayer) {
           this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', wrongLayer));
           return;
@@ -296,8 +303,7 @@ export class Engine {
         await session.beforeRun(container);
       } else {
         const own = packageSpecOf(this.spec(), this.config.packageLayers, job.request.packages?.layer);
-        ({ container, warm } = await this.pool.acquire(id, own));
-        if (own?.packageLayer) this.layerOf.set(container, own.packageLayer.key);
+        ({ container, warm } = await (own ? this.layerPools.acquire(id, own) : this.pool.acquire(id)));
         if (session) {
           container.holdForSession();
           session.opened(container);

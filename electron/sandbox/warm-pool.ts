@@ -94,9 +94,7 @@ export class WarmPool {
    * A container for one execution: a ready pooled one, else the oldest still booting, else a cold start.
    * `warm` says whether it came from the pool.
    */
-  async acquire(executionId: string, own?: ContainerSpec): Promise<{ container: SandboxContainer; warm: boolean }> {
-    // A run with a spec of its own (its package layer) gets a fresh sandbox no other run could have had.
-    if (own) return { container: await this.backend.create(own, { executionId }), warm: false };
+  async acquire(executionId: string): Promise<{ container: SandboxContainer; warm: boolean }> {
     const spec = this.requireSpec();
     const key = specKey(spec);
     const index = this.pickSlot(key);
