@@ -86,9 +86,9 @@ export class Engine {
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
-    // One ready sandbox per recent layer, none where the pool keeps none (a one-shot command, poolSize 0).
+    // Ready sandboxes per recent layer, as many as the pool keeps up to two (none for a one-shot command).
     this.layerPools = new LayerPools(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
-      size: () => Math.min(1, this.config.poolSize),
+      size: () => Math.min(2, this.config.poolSize),
       maxRunSec: () => this.maxRunSec(),
     });
   }

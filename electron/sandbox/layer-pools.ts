@@ -1,17 +1,17 @@
 // Warm sandboxes for the package layers used lately. A run with packages mounts its own layer and no
 // other, so it cannot take a sandbox from the shared pool; instead each of the last MAX_LAYER_POOLS layers
-// keeps one sandbox ready with that layer (and only it) mounted, so a run that reuses a layer starts warm.
+// keeps sandboxes ready with that layer (and only it) mounted, so a run that reuses a layer starts warm.
 // A pooled sandbox still serves exactly one run. A layer unused for LAYER_POOL_IDLE_MS loses its sandbox.
 import type { ContainerSpec, SandboxBackend } from './backend.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { WarmPool } from './warm-pool.js';
 
-/** Layers that keep a ready sandbox: each costs one idle container while it is in use. */
+/** Layers that keep ready sandboxes: each costs `size` idle containers while it is in use. */
 export const MAX_LAYER_POOLS = 2;
 export const LAYER_POOL_IDLE_MS = 5 * 60_000;
 
 export interface LayerPoolOptions {
-  /** Ready sandboxes per layer: 1, or 0 where the shared pool keeps none. */
+  /** Ready sandboxes per layer (the engine: the pool size, at most 2; 0 where the shared pool keeps none). */
   size: () => number;
   /** What a pooled sandbox must outlive besides its idle time (one run, held time included). */
   maxRunSec: () => number;
