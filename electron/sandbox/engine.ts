@@ -147,6 +147,7 @@ export class Engine {
   updateConfig(patch: Partial<EngineConfig>): void {
     this.config = { ...this.config, ...patch };
     this.creator.forgetImages();
+    void this.layerPools.dispose(); // ready sandboxes made for the old limits or image go now, not at their idle end
     this.configurePool();
     this.pump();
   }
