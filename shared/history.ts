@@ -56,6 +56,8 @@ export interface HistoryItem {
   durationMs: number | null;
   error: string | null;
   toolCallCount: number;
+  /** Tool calls past the per-run cap (1,000) that history counted but did not keep; absent when none. */
+  toolCallsDropped?: number;
   /** Set for a call made in a session: History groups a session's calls by it. */
   session?: SessionRef;
   /** Only on search results. */

@@ -91,6 +91,7 @@ export function formatHistoryTable(page: HistoryPage, options: TableOptions = {}
   page.items.forEach((item, i) => {
     out.push(line(rows[i]!));
     if (item.snippet) out.push(`    ${oneLine(snippetText(item.snippet), 100)}`);
+    if (item.toolCallsDropped) out.push(`    ${item.toolCallCount} tool calls recorded; ${item.toolCallsDropped} more not recorded (per-run cap)`);
   });
   if (page.nextCursor) out.push(`… more: raise --limit to see older runs`);
   return `${out.join('\n')}\n`;

@@ -42,6 +42,7 @@ interface ItemRow {
   session_id: string | null;
   session_call: number | null;
   tool_calls: number;
+  tool_calls_dropped: number;
   code_preview: string;
   snippet?: string;
 }
@@ -140,7 +141,7 @@ interface ToolCallRow {
 }
 
 const ITEM_COLUMNS = `e.seq, e.id, e.client_name, e.client_version, e.transport, e.status, e.exit_reason, e.exit_code,
-  e.queued_at, e.started_at, e.finished_at, e.duration_ms, e.error, e.servers, e.session_id, e.session_call,
+  e.queued_at, e.started_at, e.finished_at, e.duration_ms, e.error, e.servers, e.session_id, e.session_call, e.tool_calls_dropped,
   (SELECT count(*) FROM tool_calls t WHERE t.execution_id = e.id) AS tool_calls, substr(e.code, 1, ${PREVIEW_CHARS}) AS code_preview`;
 
 function parseServers(json: string): string[] {
@@ -170,6 +171,7 @@ function baseFields(row: BaseRow) {
     durationMs: row.duration_ms,
     error: row.error,
     ...(row.session_id && row.session_call !== null ? { session: { id: row.session_id, call: row.session_call } } : {}),
+    ...(row.tool_calls_dropped > 0 ? { toolCallsDropped: row.tool_calls_dropped } : {}),
   };
 }
 

@@ -12,10 +12,14 @@ import type { SqlDriver, SqlStatement } from './sqlite-driver.js';
  * default); a cut here is OR'ed into the stream's truncated flag.
  */
 export const HISTORY_STREAM_CAP_BYTES = 256 * 1024;
-/** Fixed per-row and per-tool-call costs in the size that retention adds up. */
+/** Fixed per-row and per-tool-call costs in the size that retention adds up (texts are counted on top). */
 export const ROW_OVERHEAD_BYTES = 256;
 export const TOOL_CALL_BYTES = 96;
-/** Fixed cost of one recorded approval decision. */
+/** A run's tool calls kept in history; later ones are only counted (tool_calls_dropped), so a loop of calls cannot grow it without bound. */
+export const MAX_TOOL_CALLS_PER_RUN = 1000;
+/** A tool call's error text is kept up to this much. */
+export const TOOL_CALL_ERROR_CAP_BYTES = 4096;
+/** Fixed cost of one recorded approval decision, on top of its texts (server, tool, ids). */
 export const APPROVAL_BYTES = 160;
 /** Fixed per-artifact cost on top of its bytes. */
 export const ARTIFACT_OVERHEAD_BYTES = 128;
@@ -48,6 +52,7 @@ export class HistoryWriter {
   private readonly upsertFinished: SqlStatement;
   private readonly insertToolCall: SqlStatement;
   private readonly addSize: SqlStatement;
+  private readonly countDropped: SqlStatement;
   private readonly insertArtifact: SqlStatement;
   private readonly insertApproval: SqlStatement;
 
@@ -79,7 +84,9 @@ export class HistoryWriter {
     this.insertToolCall = db.prepare(`INSERT INTO tool_calls
       (execution_id, server, tool, started_at, duration_ms, is_error, bytes_in, bytes_out, error)
       SELECT @id, @server, @tool, @startedAt, @durationMs, @isError, @bytesIn, @bytesOut, @error
-      WHERE EXISTS (SELECT 1 FROM executions WHERE id = @id)`);
+      WHERE EXISTS (SELECT 1 FROM executions WHERE id = @id)
+        AND (SELECT count(*) FROM tool_calls WHERE execution_id = @id) < ${MAX_TOOL_CALLS_PER_RUN}`);
+    this.countDropped = db.prepare('UPDATE executions SET tool_calls_dropped = tool_calls_dropped + 1 WHERE id = ?');
     this.addSize = db.prepare('UPDATE executions SET size_bytes = size_bytes + ? WHERE id = ?');
     // A name the run already stored (a finish recorded twice) keeps its first bytes.
     this.insertArtifact = db.prepare(`INSERT OR IGNORE INTO artifacts
@@ -200,6 +207,7 @@ export class HistoryWriter {
   }
 
   toolCall(call: ToolCallRecord): void {
+    const error = call.error ? truncateUtf8(call.error, TOOL_CALL_ERROR_CAP_BYTES) : null;
     this.db.transaction(() => {
       const { changes } = this.insertToolCall.run({
         id: call.executionId,
@@ -210,18 +218,24 @@ export class HistoryWriter {
         isError: call.isError ? 1 : 0,
         bytesIn: call.bytesIn,
         bytesOut: call.bytesOut,
-        error: call.error ?? null,
+        error,
       });
-      if (changes > 0) this.addSize.run([TOOL_CALL_BYTES + bytes(call.error), call.executionId]);
+      // What is stored counts: the names and the error text, not only a fixed cost per call.
+      if (changes > 0) this.addSize.run([TOOL_CALL_BYTES + bytes(call.server) + bytes(call.tool) + bytes(error), call.executionId]);
+      else this.countDropped.run([call.executionId]);
     });
   }
 
   approval(outcome: ApprovalOutcome): void {
     this.db.transaction(() => {
       const { changes } = this.insertApproval.run(approvalRow(outcome));
-      if (changes > 0) this.addSize.run([APPROVAL_BYTES, outcome.runId]);
+      if (changes > 0) this.addSize.run([approvalCost(outcome), outcome.runId]);
     });
   }
+}
+
+export function approvalCost(o: ApprovalOutcome): number {
+  return APPROVAL_BYTES + bytes(o.id) + bytes(o.server) + bytes(o.tool) + bytes(o.argsHash) + bytes(o.decision) + bytes(o.by);
 }
 
 function approvalRow(o: ApprovalOutcome) {

@@ -164,6 +164,14 @@ ALTER TABLE executions ADD COLUMN session_call INTEGER;
 CREATE INDEX executions_session ON executions (session_id, session_call) WHERE session_id IS NOT NULL;
 `;
 
+/**
+ * v7: how many of a run's tool calls were not recorded (issue 24): history keeps the first
+ * MAX_TOOL_CALLS_PER_RUN and counts the rest here.
+ */
+const V7 = `
+ALTER TABLE executions ADD COLUMN tool_calls_dropped INTEGER NOT NULL DEFAULT 0;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
@@ -171,6 +179,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
   { version: 6, sql: V6 },
+  { version: 7, sql: V7 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

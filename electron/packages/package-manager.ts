@@ -1,22 +1,30 @@
 // `packages` for a run: requirements → a resolved set of verified wheels → an installed, read-only layer
 // under $SANDBAR_HOME/packages, reused by every later run asking for the same thing. Resolution runs pip
 // in a helper container with no network whose only way out is the index proxy; installation runs pip in
-// another with no way out at all. The run's own container never gets a network.
+// another with no way out at all. The run's own container never gets a network. Helpers are bounded
+// (helper-slots.ts): two at once, each with a runtime-side lifetime, the whole step under a deadline.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { x as extractTar } from 'tar';
 import { AppError } from '../../shared/errors.js';
 import { parseRequirement, MAX_PACKAGES, type PackageFetch } from '../../shared/packages.js';
 import { PACKAGE_LAYERS_MOUNT as LAYERS_MOUNT, type SandboxSpec } from '../sandbox/sandbox-spec.js';
+import { HelperSlots, SharedBuild } from './helper-slots.js';
 import { IndexProxy } from './index-proxy.js';
+import { extractLayer } from './layer-extract.js';
 import { layerKey, LayerStore } from './layer-store.js';
 import { pipSpec, runPipStep, type PipOutcome } from './pip-container.js';
 
 /** An unpinned set is resolved again after this long; until then the same layer serves it. */
 export const RESOLUTION_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * The whole package step of a run (waiting for a helper, resolving, downloading, installing) ends here with
+ * an error; each helper container also dies on its own after this long (runtime `--timeout` where the
+ * runtime has one, and a timer inside the helper everywhere), even if Sandbar itself is killed.
+ */
+export const PACKAGE_STEP_DEADLINE_SEC = 600;
 
 export interface PreparedPackages {
   /** The layer's path inside the sandbox, or null when the image already satisfies everything. */
@@ -42,6 +50,8 @@ export interface PackageManagerOptions {
   runtime: () => Promise<PackageRuntime>;
   onFetch?: (fetch: PackageFetch) => void;
   fetchImpl?: typeof fetch;
+  /** PACKAGE_STEP_DEADLINE_SEC unless a test needs a shorter one. */
+  deadlineSec?: number;
 }
 
 interface Resolution {
@@ -53,7 +63,9 @@ const HELPER_LIMITS = { memory: '1g', tmpSize: '1g', workspaceSize: '16m' } as c
 
 export class PackageManager {
   readonly store: LayerStore;
-  private readonly inFlight = new Map<string, Promise<PreparedPackages>>();
+  private readonly inFlight = new Map<string, SharedBuild<PreparedPackages>>();
+  /** At most MAX_PACKAGE_HELPERS pip containers at once, whatever the number of builds. */
+  readonly helpers = new HelperSlots();
   /** The latest refusal or failure (health shows it until a later fetch succeeds). */
   lastProblem: string | null = null;
   private ready: Promise<void> | undefined;
@@ -82,16 +94,44 @@ export class PackageManager {
       if (cached.key) await this.store.touch(cached.key);
       return { path: cached.key ? `${LAYERS_MOUNT}/${cached.key}` : null, key: cached.key, reused: true, fetches: [] };
     }
-    // Two runs asking for the same new set at once: one build, both wait for it.
+    // Runs asking for the same new set at once: one build, all wait for it; it stops when none waits.
     let job = this.inFlight.get(resolutionKey);
     if (!job) {
-      job = this.build(wanted, image, resolutionKey, signal).finally(() => this.inFlight.delete(resolutionKey));
-      this.inFlight.set(resolutionKey, job);
+      const shared = new SharedBuild((buildSignal) => this.withDeadline(buildSignal, (stepSignal) => this.build(wanted, image, resolutionKey, stepSignal)));
+      job = shared;
+      this.inFlight.set(resolutionKey, shared);
+      void shared.promise.finally(() => this.inFlight.get(resolutionKey) === shared && this.inFlight.delete(resolutionKey)).catch(() => {});
     }
-    return job;
+    return job.join(signal);
   }
 
-  private async build(wanted: string[], image: string, resolutionKey: string, signal?: AbortSignal): Promise<PreparedPackages> {
+  /** Runs `work` with a signal that aborts when `outer` does or the deadline passes; the deadline wins with its own error. */
+  private async withDeadline<T>(outer: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const deadlineSec = this.options.deadlineSec ?? PACKAGE_STEP_DEADLINE_SEC;
+    const controller = new AbortController();
+    const stop = () => controller.abort(outer.reason);
+    outer.addEventListener('abort', stop, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        const err = new AppError('runtime_failed', `Preparing the packages took longer than ${deadlineSec} s (the package step's deadline); the helpers were stopped. Ask for fewer or smaller packages, or try again.`);
+        controller.abort(err);
+        reject(err);
+      }, deadlineSec * 1000);
+    });
+    const cancelled = new Promise<never>((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }));
+    const running = work(controller.signal);
+    running.catch(() => {});
+    try {
+      return await Promise.race([running, deadline, cancelled]);
+    } finally {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', stop);
+      if (!controller.signal.aborted) controller.abort(new AppError('cancelled', 'the package step ended'));
+    }
+  }
+
+  private async build(wanted: string[], image: string, resolutionKey: string, signal: AbortSignal): Promise<PreparedPackages> {
     const runtime = await this.options.runtime();
     const socket = path.join(this.store.root, `proxy-${randomBytes(6).toString('hex')}.sock`);
     const proxy = new IndexProxy({
@@ -136,7 +176,7 @@ export class PackageManager {
     platform: string,
     pipWheel: Buffer,
     proxy: IndexProxy,
-    signal?: AbortSignal,
+    signal: AbortSignal,
   ): Promise<void> {
     const staged = await this.store.stage();
     // The set's wheels under their own names (pip reads tags from them), mounted read-only.
@@ -144,14 +184,17 @@ export class PackageManager {
     await mkdir(setDir, { mode: 0o755 });
     try {
       for (const w of wheels) await link(this.store.wheelPath(w.sha256), path.join(setDir, w.filename));
-      const extractor = extractTar({ cwd: staged.dir, strict: true, filter: (_p, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory') });
-      const extracted = new Promise<void>((resolve, reject) => extractor.on('close', resolve).on('error', reject));
+      // Past the cap the helper is stopped at once: nothing more arrives, nothing is kept.
+      const stopHelper = new AbortController();
+      const onAbort = () => stopHelper.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      const extraction = extractLayer(staged.dir, this.options.capBytes(), () => stopHelper.abort());
       const outcome = await this.step(
         runtime,
         image,
         'install',
         proxy,
-        signal,
+        stopHelper.signal,
         {
           pipWheel,
           args: ['install', '--no-index', '--no-deps', '--ignore-requires-python', '--no-cache-dir', '--disable-pip-version-check', '--no-input', '--only-binary=:all:', '--target', '/tmp/layer', '--', ...wheels.map((w) => `/wheels/${w.filename}`)],
@@ -159,10 +202,13 @@ export class PackageManager {
         },
         undefined,
         [{ source: setDir, target: '/wheels' }],
-        (chunk) => extractor.write(chunk),
-      );
-      extractor.end();
-      await extracted;
+        (chunk) => extraction.write(chunk),
+      ).catch((err: unknown) => {
+        if (!extraction.overCap) throw err;
+        return null;
+      }).finally(() => signal.removeEventListener('abort', onAbort));
+      await extraction.finish();
+      if (!outcome) throw new AppError('runtime_failed', 'The install helper stopped without an answer.');
       if (outcome.code !== 0) throw new AppError('runtime_failed', `Installing the packages failed: ${lastLines(outcome.output)}`);
       const manifest = await staged.commit({ key, wheels, python, platform });
       const usage = await this.store.usage();
@@ -184,26 +230,37 @@ export class PackageManager {
     image: string,
     what: 'resolve' | 'install',
     proxy: IndexProxy,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal,
     step: Parameters<typeof runPipStep>[2],
     proxySocket?: string,
     mounts: { source: string; target: string }[] = [],
     onTar?: (chunk: Buffer) => void,
   ): Promise<PipOutcome> {
     const base = runtime.baseSpec(image);
-    const spec = pipSpec({
-      ...base,
-      name: `sandbar-pkg-${what}-${randomBytes(6).toString('hex')}`,
-      limits: { ...base.limits, ...HELPER_LIMITS },
-      readOnlyMounts: mounts,
-      env: { HOME: '/tmp', PYTHONUNBUFFERED: '1' },
-    });
-    const outcome = await runPipStep(runtime, spec, step, {
-      ...(proxySocket ? { proxySocket } : {}),
-      ...(onTar ? { onTar } : {}),
-      ...(signal ? { signal } : {}),
-      kill: (name) => runtime.kill(name),
-    });
+    const lifetimeSec = this.options.deadlineSec ?? PACKAGE_STEP_DEADLINE_SEC;
+    const spec = pipSpec(
+      {
+        ...base,
+        name: `sandbar-pkg-${what}-${randomBytes(6).toString('hex')}`,
+        limits: { ...base.limits, ...HELPER_LIMITS },
+        lifetime: { maxLifetimeSec: lifetimeSec },
+        readOnlyMounts: mounts,
+        env: { HOME: '/tmp', PYTHONUNBUFFERED: '1' },
+      },
+      lifetimeSec,
+    );
+    const release = await this.helpers.acquire(signal);
+    let outcome: PipOutcome;
+    try {
+      outcome = await runPipStep(runtime, spec, step, {
+        ...(proxySocket ? { proxySocket } : {}),
+        ...(onTar ? { onTar } : {}),
+        signal,
+        kill: (name) => runtime.kill(name),
+      });
+    } finally {
+      release();
+    }
     if (what === 'resolve' && outcome.code !== 0) throw resolutionError(outcome, proxy);
     return outcome;
   }

@@ -28,9 +28,14 @@ export interface PipOutcome {
   report: unknown;
 }
 
-/** The spec's command is replaced by the tunnel; everything else (limits, mounts, labels) is the caller's. */
-export function pipSpec(base: Omit<SandboxSpec, 'command'>): SandboxSpec {
-  return { ...base, command: ['python3', '-c', tunnel()] };
+/**
+ * The spec's command is replaced by the tunnel; everything else (limits, mounts, labels) is the caller's.
+ * `lifetimeSec`: the helper ends itself after this long (a timer inside it, read before anything else, so
+ * it holds on runtimes without `--timeout` and when the host process is gone).
+ */
+export function pipSpec(base: Omit<SandboxSpec, 'command'>, lifetimeSec: number): SandboxSpec {
+  if (!Number.isInteger(lifetimeSec) || lifetimeSec <= 0) throw new Error(`not a helper lifetime: ${lifetimeSec}`);
+  return { ...base, command: ['python3', '-c', tunnel(), String(lifetimeSec)] };
 }
 
 export async function runPipStep(
@@ -96,6 +101,7 @@ export async function runPipStep(
   });
   const abort = () => void options.kill(spec.name).catch(() => {});
   options.signal?.addEventListener('abort', abort, { once: true });
+  if (options.signal?.aborted) abort();
   write({ pip: step.pipWheel.toString('base64'), args: step.args, ...(step.tarFrom ? { tarFrom: step.tarFrom } : {}) });
   const exit = await proc.exited;
   options.signal?.removeEventListener('abort', abort);

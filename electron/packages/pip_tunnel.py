@@ -2,7 +2,7 @@
 # script carries each of those TCP connections over its own stdin/stdout to Sandbar's index proxy on the
 # host: the container never reaches anything else. First stdin line: {"pip": base64 wheel, "args": [...]}.
 # Output frames (one JSON object per line): open/data/close for the tunnel, then done with pip's exit code,
-# its output tail and (for a resolution) the JSON report.
+# its output tail and (for a resolution) the JSON report. argv[1]: the helper's lifetime in seconds.
 import base64, json, os, socket, subprocess, sys, threading
 
 _out_lock = threading.Lock()
@@ -53,7 +53,17 @@ def pump_in(stdin):
             pass
 
 
+def _lifetime():
+    # The helper's own end: after argv[1] seconds the whole container goes (PID 1 exits), whatever the
+    # host is doing, even if it is gone.
+    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 600
+    timer = threading.Timer(seconds, lambda: os._exit(124))
+    timer.daemon = True
+    timer.start()
+
+
 def main():
+    _lifetime()
     stdin = sys.stdin.buffer
     boot = json.loads(stdin.readline())
     pip = '/tmp/pip.whl'

@@ -39,13 +39,16 @@ export interface ContainerSpec {
   seccompProfile?: string;
   /** The user's choice of OCI runtime; otherwise the runtime's default (or Sandbar's runc fallback). */
   ociRuntime?: string;
-  /** Host directory of package layers, mounted read-only in every sandbox (a run picks its layer). */
-  packageLayers?: string;
+  /**
+   * The one package layer this sandbox may read: a run's own, mounted read-only at
+   * PACKAGE_LAYERS_MOUNT/<key>. Never in a pooled spec, so no sandbox sees the layers of other runs.
+   */
+  packageLayer?: { source: string; key: string };
 }
 
 export function specKey(spec: ContainerSpec): string {
   const { limits } = spec;
-  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayers ?? '']);
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayer?.key ?? '']);
 }
 
 export interface Owner {

@@ -1,5 +1,6 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
+import path from 'node:path';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
@@ -63,7 +64,7 @@ export interface EngineConfig {
   artifactCaps?: ArtifactCaps;
   /** Modules each pooled container imports before code arrives; null or absent: the default list. */
   preload?: readonly string[] | null;
-  /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
+  /** Host directory of package layers; a run with packages gets its own layer from it (and only that one). */
   packageLayers?: string;
   /** The longest a session lasts (settings sessionMaxSec): pooled containers' runtime-side lifetime covers it. */
   sessionMaxSec?: number;
@@ -142,8 +143,28 @@ export function containerSpecOf(config: EngineConfig, inUse: readonly string[] =
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
     ...(preload ? { preload } : {}),
-    ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
   };
+}
+
+/**
+ * The spec of a run that asked for packages: the pool's, plus its own layer, which only this run's sandbox
+ * mounts (a fresh one, never pooled). Undefined when it needs none or layers are not kept here.
+ */
+export function packageSpecOf(spec: ContainerSpec, layersDir: string | undefined, key: string | null | undefined): ContainerSpec | undefined {
+  if (!layersDir || !key) return undefined;
+  if (!/^[0-9a-f]{32}$/.test(key)) throw new Error(`not a layer key: ${key}`);
+  return { ...spec, packageLayer: { source: path.join(layersDir, key), key } };
+}
+
+/**
+ * A session's sandbox mounts the layer its opening call asked for, and only that one: a later call that
+ * needs another is refused (the session stays), or null.
+ */
+export function sessionLayerRefusal(mounted: string | undefined, wanted: string | null | undefined): string | null {
+  if (!wanted || wanted === mounted) return null;
+  return mounted
+    ? "This session's sandbox was opened with other packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs."
+    : "This session's sandbox was opened without packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs.";
 }
 
 /** The engine's configuration from resolved settings. */

@@ -1,37 +1,24 @@
 // The sandbox engine: a FIFO queue with a concurrency cap in front of the warm pool, and the one typed
 // event stream that history, MCP progress and the panel all subscribe to.
 import { randomUUID } from 'node:crypto';
-import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
+import type { EngineEvent, ExecutionRequest, ExecutionResult } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import type { Limits } from '../../shared/limits.js';
 import type { SandboxBackend, ContainerSpec, Owner } from './backend.js';
-import { runInContainer, type RpcHandler, type RunOutcome } from './run/execution.js';
+import { runInContainer, type RunOutcome } from './run/execution.js';
 import { notRunResult } from './run/exit-classifier.js';
 import { reapOrphans } from './reaper.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { StartGate, type Refusal } from './start-gate.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
+import { LayerPools } from './layer-pools.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
-import { admissionRefusal, busyMessage, containerSpecOf, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
+import type { Job } from './engine-job.js';
+import { admissionRefusal, busyMessage, containerSpecOf, packageSpecOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
 import type { EngineConfig, EngineOptions, EngineSnapshot, ExecutionHandle, SessionBinding, SubmitOptions } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
-
-interface Job {
-  summary: ExecutionSummary;
-  request: ExecutionRequest;
-  limits: Limits;
-  abort: AbortController;
-  rpc: RpcHandler | undefined;
-  session: SessionBinding | undefined;
-  /** The session heard how this call ended (afterRun); a call that never got that far is given back. */
-  sessionTold?: boolean;
-  resolve: (result: ExecutionResult) => void;
-  result: Promise<ExecutionResult>;
-  startedAt: number | null;
-  containerName?: string;
-}
 
 export class Engine {
   readonly owner: Owner;
@@ -39,6 +26,8 @@ export class Engine {
   /** Podman, Docker (through their CLI) or Kubernetes: the engine only sees the interface. */
   private backendInUse: SandboxBackend;
   private readonly pool: WarmPool;
+  /** Ready sandboxes for the layers used lately (a run with packages mounts only its own). */
+  private readonly layerPools: LayerPools;
   private readonly queue: Job[] = [];
   private readonly running = new Map<string, Job>();
   private readonly inUse = new Set<SandboxContainer>();
@@ -66,9 +55,14 @@ export class Engine {
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
-      maxRunSec: config.limits.maxTimeoutSec + (config.maxHeldSec ?? 0) + (config.sessionMaxSec ?? 0),
+      maxRunSec: this.maxRunSec(),
       ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
+    });
+    // Ready sandboxes per recent layer, as many as the pool keeps up to two (none for a one-shot command).
+    this.layerPools = new LayerPools(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
+      size: () => Math.min(2, this.config.poolSize),
+      maxRunSec: () => this.maxRunSec(),
     });
   }
 
@@ -113,6 +107,7 @@ export class Engine {
     void this.backendInUse.sharedPool?.dispose().catch(() => {});
     this.backendInUse = backend;
     this.pool.setBackend(this.creator.for(backend));
+    this.layerPools.setBackend(this.creator.for(backend));
     if (!this.stopped) this.configurePool();
     void reapOrphans(backend, this.owner).catch(() => {});
   }
@@ -125,6 +120,7 @@ export class Engine {
   updateConfig(patch: Partial<EngineConfig>): void {
     this.config = { ...this.config, ...patch };
     this.creator.forgetImages();
+    void this.layerPools.dispose(); // ready sandboxes made for the old limits or image go now, not at their idle end
     this.configurePool();
     this.pump();
   }
@@ -230,7 +226,7 @@ export class Engine {
     // Used containers are on their way out by themselves (their client removes them): a moment for that
     // first, so a clean exit costs no extra `rm` call, then force whatever is left.
     await Promise.race([Promise.allSettled([...this.cleanups]), new Promise<void>((r) => setTimeout(r, 1000).unref())]);
-    await Promise.allSettled([this.pool.dispose(), this.backendInUse.sharedPool?.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
+    await Promise.allSettled([this.pool.dispose(), this.layerPools.dispose(), this.backendInUse.sharedPool?.dispose(), this.destroy([...this.inUse]), ...this.cleanups]);
   }
 
   /** The container command line a run would get with these limits (runtime, image and profile as now). */
@@ -273,9 +269,15 @@ export class Engine {
       if (session?.container) {
         container = session.container;
         warm = true;
+        const wrongLayer = sessionLayerRefusal(this.layerPools.layerOf(container), job.request.packages?.layer);
+        if (wrongLayer) {
+          this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', wrongLayer));
+          return;
+        }
         await session.beforeRun(container);
       } else {
-        ({ container, warm } = await this.pool.acquire(id));
+        const own = packageSpecOf(this.spec(), this.config.packageLayers, job.request.packages?.layer);
+        ({ container, warm } = await (own ? this.layerPools.acquire(id, own) : this.pool.acquire(id)));
         if (session) {
           container.holdForSession();
           session.opened(container);

@@ -43,7 +43,7 @@ export class ContainerFactory {
       ulimits: info.ulimits,
       ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
-      ...(spec.packageLayers ? { readOnlyMounts: [{ source: spec.packageLayers, target: PACKAGE_LAYERS_MOUNT }] } : {}),
+      ...(spec.packageLayer ? { readOnlyMounts: [{ source: spec.packageLayer.source, target: `${PACKAGE_LAYERS_MOUNT}/${spec.packageLayer.key}` }] } : {}),
     });
   }
 

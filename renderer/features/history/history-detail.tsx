@@ -146,6 +146,11 @@ function RunDetail({ d }: { d: HistoryDetail }) {
       {d.packages && <PackagesSection packages={d.packages} />}
       {d.approvals.length > 0 && <ApprovalsSection approvals={d.approvals} />}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
+      {d.toolCallsDropped ? (
+        <p className="hist-note">
+          {d.toolCallsDropped} more tool call{d.toolCallsDropped === 1 ? '' : 's'} not recorded: history keeps the first {d.toolCalls.length} of a run.
+        </p>
+      ) : null}
       <ToolTimeline run={d} calls={d.toolCalls} />
       <h3>Limits in force</h3>
       <Facts items={limitFacts(d)} />

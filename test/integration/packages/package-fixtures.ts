@@ -40,6 +40,8 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 export class FixtureIndex {
   readonly projects = new Map<string, FixtureFile[]>();
   readonly requests: string[] = [];
+  /** Projects whose page is answered only after this many ms (a slow index, for the deadline). */
+  readonly slowPages = new Map<string, number>();
   private server: http.Server | undefined;
   url = '';
 
@@ -56,6 +58,8 @@ export class FixtureIndex {
       const path = req.url ?? '/';
       this.requests.push(path);
       const page = /^\/simple\/([^/]+)\/$/.exec(path);
+      const slow = page ? this.slowPages.get(page[1] ?? '') : undefined;
+      if (slow !== undefined) return void setTimeout(() => res.writeHead(404).end(), slow).unref();
       if (page) {
         const files = this.projects.get(page[1] ?? '');
         if (!files) return void res.writeHead(404).end();

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HistoryStore } from '../../../electron/history/history-store.js';
-import { APPROVAL_BYTES } from '../../../electron/history/history-writer.js';
+import { approvalCost } from '../../../electron/history/history-writer.js';
 import { SCHEMA_VERSION } from '../../../electron/history/migrations.js';
 import type { ApprovalOutcome } from '../../../shared/approvals.js';
 import type { EngineEvent } from '../../../shared/execution.js';
@@ -76,7 +76,7 @@ describe('approval decisions in the history', () => {
     const plain = recordWith(() => []);
     const asked = recordWith((run) => [outcome(run, 1, 'allow-once', 'panel'), outcome(run, 2, 'cancelled', 'run ended')]);
     const sizes = Object.fromEntries((await rows('SELECT id, size_bytes FROM executions')).map((r) => [(r as { id: string }).id, (r as { size_bytes: number }).size_bytes]));
-    expect(sizes[asked]! - sizes[plain]!).toBe(2 * APPROVAL_BYTES);
+    expect(sizes[asked]! - sizes[plain]!).toBe(approvalCost(outcome(asked, 1, 'allow-once', 'panel')) + approvalCost(outcome(asked, 2, 'cancelled', 'run ended')));
     expect(store.clear()).toBe(2);
     expect(await rows('SELECT * FROM approvals')).toEqual([]);
   });

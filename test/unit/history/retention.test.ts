@@ -101,7 +101,8 @@ describe('by size', () => {
   it('counts tool calls in a run’s size; age and size apply together', async () => {
     const store = await open();
     const id = recordRun(store, { queuedAt: NOW, code: 'p', toolCalls: [{ server: 's', tool: 't', startedAt: NOW, durationMs: 1, bytesIn: 0, bytesOut: 0, isError: true, error: 'abc' }] });
-    expect(store.totalBytes()).toBe(256 + 1 + 2 + 96 + 3);
+    // Row, code, servers JSON, then the call: its fixed cost, server and tool names, and error text.
+    expect(store.totalBytes()).toBe(256 + 1 + 2 + 96 + 1 + 1 + 3);
     recordRun(store, { queuedAt: NOW - 5 * DAY, code: 'x'.repeat(5000) });
     recordRun(store, { queuedAt: NOW - 1000, code: 'y' });
     stores.pop()!.dispose();

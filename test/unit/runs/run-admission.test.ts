@@ -53,6 +53,22 @@ describe('packages through the run service', () => {
     expect(recorded).toEqual([{ requirements: ['numpy==2.1'], layer: 'abc', reused: false, fetches: [] }]);
   });
 
+  it('keeps a session to the packages of its first call: another layer is refused, the session stays', async () => {
+    const keyOf = (r: readonly string[]) => (r[0] === 'numpy' ? 'a' : 'b').repeat(32);
+    fixture = await runFixture({
+      config: { packageLayers: '/tmp/sandbar-test-layers' },
+      packages: async (r) => ({ path: `/opt/sandbar/layers/${keyOf(r)}`, key: keyOf(r), reused: true, fetches: [] }),
+    });
+    const opened = await (await fixture.runs.start({ code: 'packages', session: 'new', packages: ['numpy'] }, ALICE)).result;
+    expect(opened.execution.stdout).toBe(`/opt/sandbar/layers/${'a'.repeat(32)}\n`);
+    const id = opened.session!.id;
+    const other = await (await fixture.runs.start({ code: 'packages', session: id, packages: ['pandas'] }, ALICE)).result;
+    expect(other.execution.exitReason).toBe('runtime_error');
+    expect(other.execution.message).toMatch(/^This session's sandbox was opened with other packages; a session keeps the packages of its first call/);
+    const same = await (await fixture.runs.start({ code: 'packages', session: id, packages: ['numpy'] }, ALICE)).result;
+    expect(same.execution.stdout).toBe(`/opt/sandbar/layers/${'a'.repeat(32)}\n`);
+  });
+
   it('refuses packages on a backend that cannot mount layers, naming it, before installing anything', async () => {
     fixture = await runFixture({ features: { packages: false, label: 'Cluster' } });
     expect(await messageOf(fixture.runs.start({ code: 'print x', packages: ['numpy'] }, ALICE))).toBe('Packages are not available with the Cluster runtime: bake them into the image.');

@@ -239,7 +239,7 @@ describe('electron/main.ts', () => {
   it('beside a running `sandbar serve` for the same home, says so in a dialog naming it and leaves without an engine', async () => {
     // The parent (vitest's runner) stands in for the running serve: alive, and not this process.
     writeFileSync(path.join(home, 'instance.lock'), `${process.ppid}\n`);
-    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7444/mcp', startedAt: 1 }));
+    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7444/mcp', startedAt: 1, key: 'a'.repeat(64) }));
     fakes.dialog.showMessageBox.mockClear();
     freshSandbar();
     await loadMain();

@@ -32,11 +32,11 @@ describe('claimHome', () => {
 
   it('names the holder\'s endpoint once its instance.json says where it listens', () => {
     writeFileSync(lock(), `${process.ppid}\n`);
-    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7555/mcp', startedAt: 1 }));
+    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:7555/mcp', startedAt: 1, key: 'a'.repeat(64) }));
     const refused = claimHome(home, process.pid);
     expect(refused).toEqual({ ok: false, holder: { pid: process.ppid, url: 'http://127.0.0.1:7555/mcp' } });
     // An instance.json of some other process says nothing about this holder.
-    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:7556/mcp', startedAt: 1 }));
+    writeFileSync(path.join(home, 'instance.json'), JSON.stringify({ pid: process.pid, url: 'http://127.0.0.1:7556/mcp', startedAt: 1, key: 'a'.repeat(64) }));
     expect(claimHome(home, GONE)).toEqual({ ok: false, holder: { pid: process.ppid, url: null } });
   });
 

@@ -33,6 +33,7 @@ beforeEach(async () => {
       { server: 'github', tool: 'get_issue', startedAt: 10_500, durationMs: 100, isError: true, bytesIn: 60, bytesOut: 10, error: 'github did not answer' },
     ],
     toolCallCount: 2,
+    toolCallsDropped: 5,
     approvals: [
       { id: 'a1', runId: 'run-1', server: 'github', tool: 'close_issue', argsHash: 'ab'.repeat(32), decision: 'allow-once', by: 'tray', at: 10_200 },
       { id: 'a2', runId: 'run-1', server: 'github', tool: 'delete_repo', argsHash: 'cd'.repeat(32), decision: 'timeout', by: 'deadline', at: 10_900 },
@@ -85,6 +86,10 @@ describe('History detail', () => {
     expect(items[1]!.className).toContain('is-error');
     expect(items[1]!.textContent).toContain('github did not answer');
     expect(items[0]!.textContent).toContain('github.search');
+  });
+
+  it('says how many tool calls past the per-run cap were not recorded', () => {
+    expect(within(pane()).getByText('5 more tool calls not recorded: history keeps the first 2 of a run.')).toBeTruthy();
   });
 
   it('lists every approval decision: the call, what was decided, by whom', () => {
