@@ -4,6 +4,7 @@
 // HTTP and the desktop can ask the person first.
 import { isDeepStrictEqual } from 'node:util';
 import type { Settings } from '../../shared/settings.js';
+import { foldersChange } from './folder-change.js';
 import { isPlainObject } from './settings-patch.js';
 
 /** A kubeconfig may name an `exec` credential plugin: choosing the file chooses a program to run. */
@@ -43,6 +44,9 @@ export function hostExecChanges(current: Partial<Settings> & Record<string, unkn
     if (isDeepStrictEqual(next, current[field] ?? null)) continue;
     changes.push({ field, command: `${field}: ${next === null ? '(found automatically)' : String(next)}` });
   }
+  // Folders hand a sandbox part of this computer's files: the person confirms the list (folder-change.ts).
+  const folders = foldersChange(current.folders, patch);
+  if (folders) changes.push(folders);
   const servers = patch.mcpServers;
   if (isPlainObject(servers)) {
     const before = isPlainObject(current.mcpServers) ? current.mcpServers : {};

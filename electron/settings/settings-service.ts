@@ -6,6 +6,7 @@ import { AppError, errorMessage } from '../../shared/errors.js';
 import { describeFieldErrors, settingsFieldErrors } from '../../shared/settings-errors.js';
 import { DEFAULT_SETTINGS, parseSettings, SettingsSchema, type Settings } from '../../shared/settings.js';
 import { SETTINGS_FILE } from './paths.js';
+import { folderJudgeFor } from './folder-context.js';
 import { hostExecChanges, type HostExecChange } from './host-exec-fields.js';
 import { patchBoundsProblem } from './patch-limits.js';
 import { applyPatch, changedPaths, isPlainObject, prunePatch, valueAt } from './settings-patch.js';
@@ -130,6 +131,16 @@ export class SettingsService {
     // a default timeout above the maximum is an error on limits.timeoutSec.
     const parsed = parseSettings(mergeLayers([fileLayer(nextFile, SETTINGS_FILE), ...above]));
     if (!parsed.success) for (const [dotted, message] of Object.entries(settingsFieldErrors(parsed.error))) fields[dotted] ??= message;
+    // A folder the person adds or changes here is judged now: refused with its rule, nothing written.
+    if (parsed.success && !isDeepStrictEqual(parsed.data.folders, before.settings.folders)) {
+      const { refused } = folderJudgeFor(this.#env).judgeAll(parsed.data.folders);
+      const isNew = (name: string) => {
+        const f = parsed.data.folders.find((x) => x.name === name);
+        return !before.settings.folders.some((old) => isDeepStrictEqual(old, f));
+      };
+      // One already in the file and refused there stays as it was (health names it); it does not block others.
+      for (const r of refused.filter((x) => isNew(x.name))) fields[`folders.${parsed.data.folders.findIndex((f) => f.name === r.name)}.path`] ??= `${r.path} cannot be a folder in the sandbox: it ${r.reason}`;
+    }
     if (Object.keys(fields).length > 0 || !parsed.success) {
       throw new AppError('invalid_config', `Some settings are not valid: ${describeFieldErrors(fields)}`, { fields });
     }
