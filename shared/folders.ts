@@ -70,3 +70,10 @@ export interface FolderInfo {
 }
 
 export const folderInfoOf = (m: FolderMount): FolderInfo => ({ name: m.name, mountPath: m.target, writable: m.writable });
+
+/** A folder one run had, as history keeps it: with the host folder, for the person reading their history. */
+export interface RunFolder extends FolderInfo {
+  path: string;
+}
+
+export const runFolderOf = (m: FolderMount): RunFolder => ({ ...folderInfoOf(m), path: m.source });

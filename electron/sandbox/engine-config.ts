@@ -1,5 +1,6 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
+import type { FolderMount } from '../../shared/folders.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
@@ -65,6 +66,8 @@ export interface EngineConfig {
   preload?: readonly string[] | null;
   /** Host directory of package layers to mount read-only in every sandbox; none: runs cannot ask for packages. */
   packageLayers?: string;
+  /** The user's folders, judged by the composer and fit for the backend in use: mounted in every sandbox. */
+  folders?: readonly FolderMount[];
   /** The longest a session lasts (settings sessionMaxSec): pooled containers' runtime-side lifetime covers it. */
   sessionMaxSec?: number;
   /**
@@ -143,6 +146,7 @@ export function containerSpecOf(config: EngineConfig, inUse: readonly string[] =
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
     ...(preload ? { preload } : {}),
     ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
+    ...(config.folders?.length ? { folders: config.folders } : {}),
   };
 }
 

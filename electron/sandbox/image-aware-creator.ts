@@ -2,7 +2,7 @@
 // Matplotlib font list (built once, on the first fill); a cold start never waits for a build or a lookup:
 // it takes the list if one is known (kept on disk by an earlier pool) and learns the image's key for the
 // next start, unless the process runs only one run.
-import type { SandboxBackend } from './backend.js';
+import type { ContainerSpec, SandboxBackend } from './backend.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { buildFontList, FontListCache } from './warm-imports.js';
 
@@ -13,7 +13,7 @@ export class ImageAwareCreator {
   constructor(
     private readonly options: { fontCacheDir?: string; oneShot?: boolean },
     /** Told of every container made, with the backend that made it (its clean-up must use the same one). */
-    private readonly made: (container: SandboxContainer, backend: SandboxBackend) => void,
+    private readonly made: (container: SandboxContainer, backend: SandboxBackend, spec: ContainerSpec) => void,
   ) {
     this.fontLists = new FontListCache(options.fontCacheDir);
   }
@@ -27,7 +27,7 @@ export class ImageAwareCreator {
         const fonts = !key ? undefined : warm ? await this.fontLists.get(key, () => buildFontList(backend, spec)) : this.fontLists.peek(key);
         const preload = warm ? spec.preload : undefined;
         const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });
-        this.made(container, backend);
+        this.made(container, backend, spec);
         return container;
       },
     };

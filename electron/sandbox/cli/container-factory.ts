@@ -44,6 +44,7 @@ export class ContainerFactory {
       ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
       ...(spec.packageLayers ? { readOnlyMounts: [{ source: spec.packageLayers, target: PACKAGE_LAYERS_MOUNT }] } : {}),
+      ...(spec.folders?.length ? { folders: spec.folders } : {}),
     });
   }
 
