@@ -122,9 +122,10 @@ export function createCore(options: {
   const withLayers = (s: Settings) => (chooser.backendFor(s).features.packages ? { packageLayers: packageManager.store.layersDir } : {});
   // The user's folders: judged (symlinks resolved, protected places refused), then fit to the backend.
   const judge = folderJudgeFor(env);
-  const folderPlanOf = (s: Settings): FolderPlan => fitFolders(chooser.backendFor(s).features, judge.judgeAll(s.folders));
-  let folderPlan = folderPlanOf(settings);
-  const engineConfigFor = (s: Settings): EngineConfig => ({ ...engineConfigOf(s), ...withLayers(s), folders: folderPlan.mounts, ...options.overrides });
+  // The engine fits them to its backend when it builds a spec (a CLI backend knows Podman from Docker only
+  // once the runtime is found); health fits them the same way when asked.
+  let judged = judge.judgeAll(settings.folders);
+  const engineConfigFor = (s: Settings): EngineConfig => ({ ...engineConfigOf(s), ...withLayers(s), folders: judged.mounts, ...options.overrides });
   const config = engineConfigFor(settings);
   // Matplotlib font lists per image, owner-only like the rest of SANDBAR_HOME (see warm-imports.ts).
   const engine = new Engine(chooser.backendFor(settings), config, {
@@ -209,7 +210,7 @@ export function createCore(options: {
     if (touched(changed, ...BACKEND_SETTING_KEYS)) engine.setBackend(chooser.backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
     const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime', 'approvalTimeoutSec'];
-    if (touched(changed, 'folders', ...BACKEND_SETTING_KEYS)) folderPlan = folderPlanOf(next);
+    if (touched(changed, 'folders')) judged = judge.judgeAll(next.folders);
     // New folders drain the pool like new limits: every sandbox from now on has exactly the new list.
     if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec', 'folders', ...BACKEND_SETTING_KEYS)) {
       engine.updateConfig(engineConfigFor(next));
@@ -252,7 +253,7 @@ export function createCore(options: {
     get warnings() {
       return settingsService.warnings;
     },
-    folders: () => folderPlan,
+    folders: () => fitFolders(engine.backend.features, judged),
     runtime,
     engine,
     ...(sessions ? { sessions } : {}),
@@ -266,7 +267,7 @@ export function createCore(options: {
           spec: () => engine.spec(),
           history: () => history.health(),
           settingsWarnings: () => settingsService.warnings,
-          folders: () => folderPlan,
+          folders: () => fitFolders(engine.backend.features, judged),
           packages: async () => ({
             index: settingsService.get().packageIndex,
             usage: await packageManager.store.usage().catch(() => null),

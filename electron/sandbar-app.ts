@@ -1,6 +1,7 @@
 // The long-running product, shared by `sandbar serve` and the desktop app: the core, the control API
 // (router + live/health monitors), and one loopback listener serving MCP at /mcp, the API at /api and the
 // panel at /. The desktop adds IPC and the tray around the same router.
+import { folderInfoOf } from '../shared/folders.js';
 import path from 'node:path';
 import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
@@ -127,7 +128,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     onPulled: () => void health.probe().catch(() => {}),
   });
   const routes: ExtraRoute[] = [];
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, runView: runViewDeps(core.engine, core.approvals.broker), folders: () => core.folders().mounts.map(folderInfoOf) };
   const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,

@@ -18,7 +18,7 @@ import type { ClientInfo } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
 import { callerCredential } from './caller.js';
 import type { HeldRuns, RunAnswer } from './held-runs.js';
-import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
+import { readResource, RESOURCE_TEMPLATES, resourcesFor } from './resource-catalog.js';
 import { handleRunPython, type ToolCallExtra } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
 import { handleRunViewTool, isRunViewTool, rendersApps, runViewToolsFor } from './run-view-tools.js';
@@ -94,13 +94,13 @@ export function createModernMcpServer(deps: ModernServerDeps): Server {
     return handleRunPython(args, extra, client, deps, { credential, ...(hold ? { hold } : {}), ...(onSubmitted ? { onSubmitted } : {}) });
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: [...RESOURCES] }));
+  server.setRequestHandler('resources/list', () => ({ resources: resourcesFor(deps.folders?.() ?? []) }));
 
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
   server.setRequestHandler('resources/read', (request) => {
     const { uri } = request.params;
-    const contents = readResource(uri, deps.artifacts);
+    const contents = readResource(uri, deps.artifacts, deps.folders?.() ?? []);
     if (contents) return { contents: [contents] };
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });

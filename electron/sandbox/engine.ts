@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { runFolderOf, type RunFolder } from '../../shared/folders.js';
+import { fitFolders } from './folder-fit.js';
 import type { Limits } from '../../shared/limits.js';
 import type { SandboxBackend, ContainerSpec, Owner } from './backend.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './run/execution.js';
@@ -256,8 +257,13 @@ export class Engine {
     return this.backend.describe({ ...this.spec(), limits }, 'sandbar-<run>');
   }
 
+  /** Folders the backend cannot mount (writable on Docker, any on Kubernetes) are left out; health names them. */
   spec(): ContainerSpec {
-    return containerSpecOf(this.config, this.preloadUsage.inUse());
+    const spec = containerSpecOf(this.config, this.preloadUsage.inUse());
+    if (!spec.folders) return spec;
+    const { folders, ...rest } = spec;
+    const fit = fitFolders(this.backendInUse.features, { mounts: [...folders], refused: [] }).mounts;
+    return fit.length ? { ...rest, folders: fit } : rest;
   }
 
   private emit(event: EngineEvent): void {

@@ -108,7 +108,7 @@ export class FolderJudge {
     } catch {
       return refuse('does not exist');
     }
-    let dir = false;
+    let dir: boolean;
     try {
       dir = this.#fs.isDirectory(real);
     } catch {
