@@ -164,6 +164,11 @@ ALTER TABLE executions ADD COLUMN session_call INTEGER;
 CREATE INDEX executions_session ON executions (session_id, session_call) WHERE session_id IS NOT NULL;
 `;
 
+/** v7: the user's folders a run's sandbox had (JSON: name, mount path, writable, host path; issue 27). */
+const V7 = `
+ALTER TABLE executions ADD COLUMN folders TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
@@ -171,6 +176,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
   { version: 6, sql: V6 },
+  { version: 7, sql: V7 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

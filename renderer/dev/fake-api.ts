@@ -120,6 +120,7 @@ export function createFakeApi(): SandbarApi {
         refusedArtifacts: r.refusedArtifacts ?? [],
         packages: null,
         approvals: [],
+        folders: [],
       };
     },
     'executions.artifact': ({ runId, name }) => {
