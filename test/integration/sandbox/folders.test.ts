@@ -69,6 +69,8 @@ const env = () => ({ ...process.env, SANDBAR_HOME: home, SANDBAR_IMAGE: sandbox.
 function settingsFile(poolSize: number) {
   writeFileSync(path.join(home, 'settings.json'), JSON.stringify({
     poolSize,
+    // No preloads: the pool test waits for a warm container, not for numpy.
+    preload: [],
     ...(sandbox.runtime?.ociRuntime ? { ociRuntime: sandbox.runtime.ociRuntime } : {}),
     folders: [
       { name: 'data', path: data },
@@ -147,7 +149,7 @@ describe.skipIf(!sandbox.available)('the user\'s folders in real sandboxes', () 
     });
     const patch = { folders: [{ name: 'data', path: data }] };
     core.settingsService.update(patch, { confirmed: core.settingsService.hostExecChanges(patch) });
-    expect(await waitFor(() => core!.engine.snapshot().pool.ready === 1, 60_000, 200)).toBe(true);
+    expect(await waitFor(() => core!.engine.snapshot().pool.ready === 1, 120_000, 200), JSON.stringify(core.engine.snapshot().pool)).toBe(true);
     const after = await (await core.runs.start({ code: 'import os; print(sorted(os.listdir("/mnt")))' }, caller)).result;
     expect(after.execution.stdout).toBe("['data']\n");
     expect(warm).toEqual([true]);
