@@ -61,7 +61,9 @@ writeFileSync(path.join(secretDir, 'token'), 'host secret');
 symlinkSync('/etc/passwd', path.join(data, 'passwd'));
 symlinkSync(path.join(secretDir, 'token'), path.join(data, 'secret'));
 // The sandbox user (65534) writes here: the folder must let it (docs/SECURITY.md says which owner files get).
+// The read-only folder is world-writable too: only the read-only mount stands in the way (EROFS, not EACCES).
 chmodSync(outDir, 0o777);
+chmodSync(data, 0o777);
 
 const docker = runtimeName() === 'docker';
 const env = () => ({ ...process.env, SANDBAR_HOME: home, SANDBAR_IMAGE: sandbox.image });
