@@ -45,6 +45,8 @@ export interface SandbarAppOptions {
    * runtime): shown with the exact command; without it such changes are refused on every channel.
    */
   confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
+  /** The desktop's native folder picker (Limits › Folders); absent: folders come from settings.json. */
+  pickFolder?: () => Promise<string | null>;
   /** How often the cheap runtime/image check runs (tests shorten it). */
   healthIntervalMs?: number;
 }
@@ -186,6 +188,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       },
     },
     ...(options.confirmHostExec ? { confirmHostExec: options.confirmHostExec } : {}),
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     rerun: (run) => startAsPanel(core.runs, run),
     previewFlags: (limits) => core.engine.previewArgs(limits),
     probeTiers: () => (tiersInFlight ??= probeTiers().finally(() => (tiersInFlight = undefined))),
