@@ -4,6 +4,7 @@ import { useLiveStore } from '../../stores/live-store.js';
 import { useSettingsStore } from '../../stores/settings-store.js';
 import type { SettingsView } from '../../../shared/contract.js';
 import { FlagsPreview } from './flags-preview.js';
+import { FoldersCard } from './folders-card.js';
 import { LimitsFields } from './limits-fields.js';
 import { useLimitsForm } from './use-limits-form.js';
 import './limits.css';
@@ -75,6 +76,7 @@ export function LimitsView() {
       </header>
       <RefillBanner />
       {view ? <LimitsEditor view={view} /> : <p className="muted">Loading settings…</p>}
+      {view && <FoldersCard key={JSON.stringify(view.settings.folders)} view={view} />}
     </section>
   );
 }
