@@ -76,6 +76,18 @@ describe('the folders setting', () => {
     expect(settings.update({ poolSize: 1 }).changed).toEqual(['poolSize']);
   });
 
+  it('folders.pick: the desktop\'s picker over IPC only; HTTP and a headless instance are refused', async () => {
+    const home = homeWith(json({}));
+    const settings = serviceOn(home, { HOME: userHome, SANDBAR_HOME: home });
+    const pickFolder = vi.fn(async () => DATA);
+    const router = new ControlRouter(controlMethods({ settings, pickFolder } as unknown as ControlServices), quiet as never);
+    expect(await router.call('folders.pick', {}, { transport: 'ipc' })).toEqual({ ok: true, value: { path: DATA } });
+    expect(await router.call('folders.pick', {}, { transport: 'http' })).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('desktop app') } });
+    expect(pickFolder).toHaveBeenCalledTimes(1);
+    const headless = new ControlRouter(controlMethods({ settings } as unknown as ControlServices), quiet as never);
+    expect(await headless.call('folders.pick', {}, { transport: 'ipc' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
   it('describes the list as the mounts a person checks', () => {
     expect(describeFolders([{ name: 'a', path: '/x' }, { name: 'b', path: '/y', writable: true }])).toBe('folders: /x → /mnt/a (read-only); /y → /mnt/b (writable)');
   });
