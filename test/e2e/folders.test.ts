@@ -41,6 +41,7 @@ describe.skipIf(!e2e.available)('panel: the user\'s folders', () => {
     await expect.poll(async () => (await card.getByTestId('folders-refused').textContent()) ?? '', { timeout: 15_000 }).toContain('system (/etc) is /etc: it belongs to the system');
     expect(await card.getByRole('button', { name: 'Add folder…' }).count()).toBe(0);
     expect(await card.getByText(/a browser cannot change them/).isVisible()).toBe(true);
+    await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'limits-folders');
   });
 
