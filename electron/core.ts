@@ -232,6 +232,9 @@ export function createCore(options: {
     start: async () => {
       // The layers directory must exist before any sandbox mounts it.
       await packageManager.store.init();
+      // With folders, know Podman from Docker before the first spec is built: Docker mounts no writable
+      // folder, and a run must record exactly the folders its sandbox got (the lookup is needed anyway).
+      if (judged.mounts.length > 0) await runtime.resolve().catch(() => {});
       if (options.oneShot) {
         historyRecorded = openWhileRunning((listener) => engine.subscribe(listener), history);
         await engine.start();
