@@ -34,9 +34,12 @@ function lockedPaths(above: SettingsLayer[]): Map<string, string> {
   return locked;
 }
 
+/** Folders run nothing: they decide which of this computer's files sandboxes see. */
+const hostEffect = (field: string) => (field === 'folders' ? "decides which of this computer's files every sandbox sees" : 'decides what runs on this computer');
+
 function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
   const fields = Object.fromEntries(
-    changes.map((c) => [c.field, `decides what runs on this computer, so it cannot be changed here; edit ${file}, or change it in the Sandbar desktop app`]),
+    changes.map((c) => [c.field, `${hostEffect(c.field)}, so it cannot be changed here; edit ${file}, or change it in the Sandbar desktop app`]),
   );
   const names = changes.map((c) => c.field).join(', ');
   return new AppError('forbidden', `${names} decide${changes.length === 1 ? 's' : ''} what runs on this computer and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm the exact command).`, { fields });
