@@ -42,6 +42,9 @@ function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
     changes.map((c) => [c.field, `${hostEffect(c.field)}, so it cannot be changed here; edit ${file}, or change it in the Sandbar desktop app`]),
   );
   const names = changes.map((c) => c.field).join(', ');
+  if (changes.every((c) => c.field === 'folders')) {
+    return new AppError('forbidden', `folders ${hostEffect('folders')} and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (Limits › Folders; it asks you to confirm).`, { fields });
+  }
   return new AppError('forbidden', `${names} decide${changes.length === 1 ? 's' : ''} what runs on this computer and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm the exact command).`, { fields });
 }
 

@@ -30,6 +30,7 @@ describe('the folders setting', () => {
     const { router } = routerOn(home, confirm);
     const answer = await router.call('settings.update', { patch: { folders: [{ name: 'data', path: DATA }] } }, { transport: 'http' });
     expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden', fields: { folders: expect.stringContaining('desktop app') } } });
+    expect(answer).toMatchObject({ error: { message: expect.stringMatching(/^folders decides which of this computer's files every sandbox sees and cannot be changed from here\. Edit .*settings\.json/) } });
     expect(confirm).not.toHaveBeenCalled();
     expect(fileText(home)).toBe(original);
   });
