@@ -4,7 +4,8 @@ import type { FolderMount } from '../../shared/folders.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
-import type { ContainerSpec } from './backend.js';
+import type { BackendFeatures, ContainerSpec } from './backend.js';
+import { fitFolders } from './folder-fit.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
@@ -135,10 +136,14 @@ export interface EngineOptions {
   fontCacheDir?: string;
 }
 
-/** `inUse`: the default preloads recent runs imported (all of them when unknown). */
-export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD): ContainerSpec {
+/**
+ * `inUse`: the default preloads recent runs imported (all of them when unknown). `features`: the backend's;
+ * folders it cannot mount (writable on Docker, any on Kubernetes) are left out, and health names them.
+ */
+export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD, features?: Pick<BackendFeatures, 'label' | 'folders'>): ContainerSpec {
   const preload = preloadPlan(config.preload, inUse);
   const seccompProfile = seccompProfileFor(config.seccomp);
+  const folders = config.folders?.length && features ? fitFolders(features, { mounts: [...config.folders], refused: [] }).mounts : (config.folders ?? []);
   return {
     image: config.image,
     limits: config.limits,
@@ -146,7 +151,7 @@ export function containerSpecOf(config: EngineConfig, inUse: readonly string[] =
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
     ...(preload ? { preload } : {}),
     ...(config.packageLayers ? { packageLayers: config.packageLayers } : {}),
-    ...(config.folders?.length ? { folders: config.folders } : {}),
+    ...(folders.length ? { folders } : {}),
   };
 }
 

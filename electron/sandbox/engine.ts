@@ -3,8 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EngineEvent, ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
-import { runFolderOf, type RunFolder } from '../../shared/folders.js';
-import { fitFolders } from './folder-fit.js';
 import type { Limits } from '../../shared/limits.js';
 import type { SandboxBackend, ContainerSpec, Owner } from './backend.js';
 import { runInContainer, type RpcHandler, type RunOutcome } from './run/execution.js';
@@ -59,8 +57,6 @@ export class Engine {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   /** Which backend made each sandbox, so one made before a switch is still killed where it lives. */
   private readonly madeBy = new WeakMap<SandboxContainer, SandboxBackend>();
-  /** The user's folders each sandbox was made with (recorded on every run in it). */
-  private readonly foldersOf = new WeakMap<SandboxContainer, RunFolder[]>();
   private stopped = false;
   /** Requests that come before start() has finished wait there. */
   private readonly startGate = new StartGate();
@@ -76,11 +72,7 @@ export class Engine {
     this.config = config;
     // The backend labels what it makes with its owner; the reaper must spare exactly those.
     this.owner = backend.owner;
-    this.creator = new ImageAwareCreator(options, (container, backend, spec) => {
-      this.madeBy.set(container, backend);
-      // A session's sandbox keeps the folders it was made with, whatever the settings say later.
-      if (spec.folders?.length) this.foldersOf.set(container, spec.folders.map(runFolderOf));
-    });
+    this.creator = new ImageAwareCreator(options, (container, backend) => this.madeBy.set(container, backend));
     this.backendInUse = backend;
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
       size: config.poolSize,
@@ -257,13 +249,8 @@ export class Engine {
     return this.backend.describe({ ...this.spec(), limits }, 'sandbar-<run>');
   }
 
-  /** Folders the backend cannot mount (writable on Docker, any on Kubernetes) are left out; health names them. */
   spec(): ContainerSpec {
-    const spec = containerSpecOf(this.config, this.preloadUsage.inUse());
-    if (!spec.folders) return spec;
-    const { folders, ...rest } = spec;
-    const fit = fitFolders(this.backendInUse.features, { mounts: [...folders], refused: [] }).mounts;
-    return fit.length ? { ...rest, folders: fit } : rest;
+    return containerSpecOf(this.config, this.preloadUsage.inUse(), this.backendInUse.features);
   }
 
   private emit(event: EngineEvent): void {
@@ -354,7 +341,7 @@ export class Engine {
       queuedAt: job.summary.queuedAt,
       durationMs: outcome.finishedAt - outcome.startedAt,
       containerName: container.name,
-      ...(this.foldersOf.has(container) ? { folders: this.foldersOf.get(container) } : {}),
+      ...this.creator.foldersOf(container),
     };
     job.sessionTold = true;
     session?.afterRun(container, result, sessionState === 'open' && !container.isAlive ? null : (sessionState ?? null));

@@ -18,3 +18,4 @@ export function fitFolders(features: Pick<BackendFeatures, 'label' | 'folders'>,
   }
   return { mounts, refused };
 }
+
