@@ -35,7 +35,11 @@ function LimitsEditor({ view }: { view: SettingsView }) {
         </div>
       )}
       <div className="limits-grid">
-        <LimitsFields form={form} images={[view.settings.image, view.defaults.image]} />
+        <div className="limits-form">
+          <LimitsFields form={form} images={[view.settings.image, view.defaults.image]} />
+          {/* Its own Save (through the desktop's confirmation): folders are not limits. */}
+          <FoldersCard key={JSON.stringify(view.settings.folders)} view={view} />
+        </div>
         <aside className="limits-aside">
           <FlagsPreview draftLimits={form.validLimits} currentLimits={view.settings.limits} />
           <p className="muted small file-note">
@@ -76,7 +80,6 @@ export function LimitsView() {
       </header>
       <RefillBanner />
       {view ? <LimitsEditor view={view} /> : <p className="muted">Loading settings…</p>}
-      {view && <FoldersCard key={JSON.stringify(view.settings.folders)} view={view} />}
     </section>
   );
 }
