@@ -11,6 +11,8 @@ export interface FolderJudgeContext {
   home: string;
   /** Sandbar's own folder (settings, token, history, package layers). */
   sandbarHome: string;
+  /** Sandbar's own program folder (its code and seccomp profile); absent in tests that judge paths alone. */
+  appDir?: string;
   /** DOCKER_HOST, CONTAINER_HOST, XDG_RUNTIME_DIR: where runtime sockets may be. */
   env: NodeJS.ProcessEnv;
   /** Injected by tests; the real file system otherwise. */
@@ -89,6 +91,9 @@ export class FolderJudge {
     const tilde = (p: string) => (within(p, home) && p !== home ? `~/${path.relative(home, p)}` : p);
     return [
       { shown: `Sandbar's own folder (SANDBAR_HOME, ${sandbarHome})`, resolved: this.#resolved(sandbarHome), why: 'it holds the settings, the token and the history' },
+      ...(this.#ctx.appDir
+        ? [{ shown: `Sandbar's program folder (${this.#ctx.appDir})`, resolved: this.#resolved(this.#ctx.appDir), why: 'a sandbox could change the code or the seccomp profile Sandbar runs with' }]
+        : []),
       ...SECRET_HOME_DIRS.map((d) => ({ shown: `~/${d}`, resolved: this.#resolved(path.join(home, d)), why: 'it holds keys, credentials or configuration' })),
       ...SYSTEM_DIRS.map((d) => ({ shown: d, resolved: this.#resolved(d), why: 'it belongs to the system' })),
       ...runtimeSocketPaths(home, env).map((s) => {

@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { folderJudgeFor } from '../../../electron/settings/folder-context.js';
 import { FolderJudge } from '../../../electron/settings/folder-judge.js';
+import { packageRoot } from '../../../electron/package-info.js';
 import { fitFolders } from '../../../electron/sandbox/folder-fit.js';
 import { foldersCheck } from '../../../electron/health/app-checks.js';
 import { cliFeatures } from '../../../electron/sandbox/cli/cli-health.js';
@@ -93,6 +95,17 @@ describe('the folders judge', () => {
     const kube = fitFolders(KUBERNETES_FEATURES, { mounts: [ro, rw], refused: [] });
     expect(kube.mounts).toEqual([]);
     expect(kube.refused.map((r) => r.reason)).toEqual([expect.stringMatching(/^cannot be mounted on Kubernetes: a pod runs on a cluster node/), expect.stringMatching(/^cannot be mounted writable on Kubernetes/)]);
+  });
+
+  it('refuses Sandbar\'s own program folder, and any folder holding it (a sandbox could change its code or seccomp profile)', () => {
+    const ofProcess = folderJudgeFor({ HOME: home, SANDBAR_HOME: sandbarHome });
+    const refusal = (p: string) => {
+      const v = ofProcess.judge({ name: 'f', path: p, writable: true });
+      return 'refusal' in v ? v.refusal.reason : 'accepted';
+    };
+    expect(refusal(packageRoot())).toMatch(/^is Sandbar's program folder \(.*\): a sandbox could change the code or the seccomp profile/);
+    expect(refusal(path.dirname(packageRoot()))).toMatch(/^contains Sandbar's program folder/);
+    expect(refusal(path.join(home, 'Downloads'))).toBe('accepted');
   });
 
   it('health names each refused folder and its rule (amber), and lists the mounted ones', () => {
