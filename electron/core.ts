@@ -26,6 +26,8 @@ import { RunService } from './runs/run-service.js';
 import { seccompProfileFor } from './sandbox/seccomp-profile.js';
 import { fileFactsCache } from './sandbox/cli/runtime-facts-cache.js';
 import { engineConfigOf } from './sandbox/engine-config.js';
+import { fitFolders, type FolderPlan } from './sandbox/folder-fit.js';
+import { folderJudgeFor } from './settings/folder-context.js';
 import { PACKAGES_DIR, sandbarHome } from './settings/paths.js';
 import { ensurePrivateHome } from './settings/private-home.js';
 import { SettingsService } from './settings/settings-service.js';
@@ -48,6 +50,8 @@ export interface SandbarCore {
   settingsService: SettingsService;
   /** Shown in health: a corrupt settings file moved aside, for example. */
   readonly warnings: string[];
+  /** The user's folders now: those every sandbox mounts, and those refused with their rules. */
+  folders(): FolderPlan;
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
@@ -122,7 +126,13 @@ export function createCore(options: {
   const chooser = new BackendChooser(runtime, owner, options.bootModules ?? agentBootModules);
   // Every sandbox sees the layers read-only where the backend can mount them; a run with `packages` puts its own layer on sys.path.
   const withLayers = (s: Settings) => (chooser.backendFor(s).features.packages ? { packageLayers: packageManager.store.layersDir } : {});
-  const config = { ...engineConfigOf(settings), ...withLayers(settings), ...options.overrides };
+  // The user's folders: judged (symlinks resolved, protected places refused), then fit to the backend.
+  const judge = folderJudgeFor(env);
+  // The engine fits them to its backend when it builds a spec (a CLI backend knows Podman from Docker only
+  // once the runtime is found); health fits them the same way when asked.
+  let judged = judge.judgeAll(settings.folders);
+  const engineConfigFor = (s: Settings): EngineConfig => ({ ...engineConfigOf(s), ...withLayers(s), folders: judged.mounts, ...options.overrides });
+  const config = engineConfigFor(settings);
   // Matplotlib font lists per image, owner-only like the rest of SANDBAR_HOME (see warm-imports.ts).
   const engine = new Engine(chooser.backendFor(settings), config, {
     fontCacheDir: path.join(home, 'image-cache'),
@@ -211,8 +221,10 @@ export function createCore(options: {
     if (touched(changed, ...BACKEND_SETTING_KEYS)) engine.setBackend(chooser.backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
     const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime', 'approvalTimeoutSec'];
-    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec')) {
-      engine.updateConfig({ ...engineConfigOf(next), ...withLayers(next), ...options.overrides });
+    if (touched(changed, 'folders')) judged = judge.judgeAll(next.folders);
+    // New folders drain the pool like new limits: every sandbox from now on has exactly the new list.
+    if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec', 'folders', ...BACKEND_SETTING_KEYS)) {
+      engine.updateConfig(engineConfigFor(next));
     }
     if (touched(changed, 'serverPolicies')) servers.applyPolicies();
     if (touched(changed, 'mcpServers', 'importClients', 'allowSelfServer', 'httpPort')) {
@@ -228,6 +240,7 @@ export function createCore(options: {
     spec: () => engine.spec(),
     history: () => history.health(),
     settingsWarnings: () => settingsService.warnings,
+    folders: () => fitFolders(engine.backend.features, judged),
     packages: async () => ({
       index: settingsService.get().packageIndex,
       usage: await packageManager.store.usage().catch(() => null),
@@ -244,6 +257,9 @@ export function createCore(options: {
     start: async () => {
       // The layers directory must exist before any sandbox mounts it.
       await packageManager.store.init();
+      // With folders, know Podman from Docker before the first spec is built: Docker mounts no writable
+      // folder, and a run must record exactly the folders its sandbox got (the lookup is needed anyway).
+      if (judged.mounts.length > 0) await runtime.resolve().catch(() => {});
       if (options.oneShot) {
         historyRecorded = openWhileRunning((listener) => engine.subscribe(listener), history);
         await engine.start();
@@ -265,6 +281,7 @@ export function createCore(options: {
     get warnings() {
       return settingsService.warnings;
     },
+    folders: () => fitFolders(engine.backend.features, judged),
     runtime,
     engine,
     ...(sessions ? { sessions } : {}),

@@ -108,6 +108,11 @@ async function boot(): Promise<void> {
     stdioCommand: () => ({ command: process.execPath, args: app.isPackaged ? [STDIO_FLAG] : [app.getAppPath(), STDIO_FLAG] }),
     // Only calls over IPC (this app's own window) can reach this; HTTP callers are refused before it.
     confirmHostExec: async (changes) => (await dialog.showMessageBox(hostExecDialog(changes))).response === CONFIRM_BUTTON,
+    // The folder picker for Limits › Folders; saving the list still goes through the confirmation above.
+    pickFolder: async () => {
+      const picked = await dialog.showOpenDialog({ title: 'A folder for the sandbox', properties: ['openDirectory', 'dontAddToRecent'] });
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
   });
 
   applySecurityGuards(app, session.defaultSession, (message) => log.warn(message));

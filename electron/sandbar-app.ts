@@ -1,6 +1,7 @@
 // The long-running product, shared by `sandbar serve` and the desktop app: the core, the control API
 // (router + live/health monitors), and one loopback listener serving MCP at /mcp, the API at /api and the
 // panel at /. The desktop adds IPC and the tray around the same router.
+import { folderInfoOf } from '../shared/folders.js';
 import path from 'node:path';
 import type { EndpointInfo, TokenKind } from '../shared/contract.js';
 import { AppError, errorMessage } from '../shared/errors.js';
@@ -48,6 +49,8 @@ export interface SandbarAppOptions {
    * runtime): shown with the exact command; without it such changes are refused on every channel.
    */
   confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
+  /** The desktop's native folder picker (Limits › Folders); absent: folders come from settings.json. */
+  pickFolder?: () => Promise<string | null>;
   /** How often the cheap runtime/image check runs (tests shorten it). */
   healthIntervalMs?: number;
 }
@@ -137,7 +140,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
   // instance.json's key: a listener that answers the proof with it is this process (instance-proof.ts).
   const instanceKey = newInstanceKey();
   const routes: ExtraRoute[] = [];
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker), folders: () => core.folders().mounts.map(folderInfoOf) };
   const held = heldRunsFor(mcp, log);
   const endpoint = new HttpEndpoint({
     port: core.settings.httpPort,
@@ -195,6 +198,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
       },
     },
     ...(options.confirmHostExec ? { confirmHostExec: options.confirmHostExec } : {}),
+    ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     rerun: (run) => startAsPanel(core.runs, run),
     previewFlags: (limits) => core.engine.previewArgs(limits),
     probeTiers: () => (tiersInFlight ??= probeTiers().finally(() => (tiersInFlight = undefined))),

@@ -15,6 +15,7 @@ export const METHOD_NAMES = [
   'settings.get',
   'settings.update',
   'settings.previewFlags',
+  'folders.pick',
   'health.get',
   'health.probe',
   'health.tiers',

@@ -225,6 +225,8 @@ export const methods = {
   'settings.update': { args: z.object({ patch: z.record(z.string(), z.unknown()) }).strict(), result: returns<SettingsChange>() },
   /** The container command line these limits would produce (for the Limits view); invalid limits are refused by field. */
   'settings.previewFlags': { args: z.object({ limits: z.record(z.string(), z.unknown()) }).strict(), result: returns<{ argv: string[] }>() },
+  /** The desktop's folder picker (IPC only): the chosen folder, or null when the person cancelled. */
+  'folders.pick': { args: none, result: returns<{ path: string | null }>() },
   'health.get': { args: none, result: returns<HealthReport | null>() },
   'health.probe': { args: none, result: returns<HealthReport>() },
   /** Probes every runtime and isolation tier installed here (podman, docker, gVisor), whichever is in use. */

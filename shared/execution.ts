@@ -1,6 +1,7 @@
 // What one execution is, how it ends, and the engine's event stream: the vocabulary of every surface.
 import type { Artifact, RefusedArtifact } from './artifacts.js';
 import type { ApprovalOutcome, PendingApproval } from './approvals.js';
+import type { RunFolder } from './folders.js';
 import type { Limits } from './limits.js';
 import type { PackagesUsed } from './packages.js';
 import type { SessionRef } from './sessions.js';
@@ -70,6 +71,8 @@ export interface ExecutionResult {
   artifacts?: Artifact[];
   /** What the host would not keep (bad header, too large, over a cap), each with its reason. */
   refusedArtifacts?: RefusedArtifact[];
+  /** The user's folders the run's sandbox had (absent: none). */
+  folders?: RunFolder[];
 }
 
 export interface ExecutionSummary {

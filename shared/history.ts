@@ -2,6 +2,7 @@
 import type { ApprovalOutcome } from './approvals.js';
 import type { ArtifactMeta, RefusedArtifact } from './artifacts.js';
 import type { ExitReason } from './execution.js';
+import type { RunFolder } from './folders.js';
 import type { PackagesUsed } from './packages.js';
 import type { SessionRef } from './sessions.js';
 import type { Limits } from './limits.js';
@@ -98,6 +99,8 @@ export interface HistoryDetail extends Omit<HistoryItem, 'codePreview' | 'snippe
   refusedArtifacts: RefusedArtifact[];
   /** `packages` the run asked for: the layer and every fetch made for it; null for runs without. */
   packages: PackagesUsed | null;
+  /** The user's folders the run's sandbox had (empty: none). */
+  folders: RunFolder[];
   /** Every decision about the run's tool calls (answers, the deadline, policy refusals), oldest first. */
   approvals: ApprovalOutcome[];
 }

@@ -2,6 +2,7 @@
 // Every field carries a message a person can act on; `settingsIssueMessage` fills the rest (limits' types).
 import { z } from 'zod';
 import { TOOL_POLICIES } from './approvals.js';
+import { FoldersSchema } from './folders.js';
 import { ImageReferenceSchema } from './image-ref.js';
 import { formatBytes, LimitsSchema } from './limits.js';
 import { McpServersSchema } from './server-entry.js';
@@ -148,6 +149,11 @@ export const SettingsSchema = z.object({
   sessionMaxSec: wholeNumber(60, 7 * 24 * 3600, seconds).default(3600),
   /** Sessions live at once (each holds a paused sandbox); one more is refused, listing the caller's own. 0 turns sessions off. */
   maxSessions: wholeNumber(0, 16).default(2),
+  /**
+   * The user's folders, each at /mnt/<name> in every sandbox: read-only unless `writable`, never executable.
+   * Host-affecting: set in the settings file or through the desktop's confirmation, never over HTTP.
+   */
+  folders: FoldersSchema.default([]),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });

@@ -1,6 +1,7 @@
 // MCP over stdin/stdout for clients that launch their servers (Claude Desktop): `sandbar stdio` and the
 // packaged app's `--stdio`. When a Sandbar already serves this home, it bridges to that instance, so every
 // client shares one engine and one history; otherwise it runs its own engine.
+import { folderInfoOf } from '../../shared/folders.js';
 import type { SandbarCore } from '../core.js';
 import { createLogger } from '../logger.js';
 import { loadOrCreateToken } from '../http/token-store.js';
@@ -40,7 +41,7 @@ export async function runStdio(options: {
   await core.start();
   core.watchServers();
   // One connection, one caller: both revisions' handlers see the same credential (mcp/caller.ts).
-  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker) };
+  const mcp = { runs: core.runs, settings: () => core.settings, artifacts: core.history, owners: new RunOwners(), runView: runViewDeps(core.engine, core.approvals.broker), folders: () => core.folders().mounts.map(folderInfoOf) };
   const deps = mcpDeps(mcp, 'stdio', log, newConnectionId());
   const held = heldRunsFor(mcp, log);
   const servers: Closable[] = [];

@@ -60,6 +60,8 @@ export interface ControlServices {
   probeTiers(): Promise<RuntimeTier[]>;
   /** The desktop's native dialog for host-executing settings; absent (headless) means they are refused. */
   confirmHostExec?: (changes: HostExecChange[]) => Promise<boolean>;
+  /** The desktop's native folder picker (null: cancelled); absent (headless) means folders are added in settings.json. */
+  pickFolder?: () => Promise<string | null>;
 }
 
 function requireConnection(connectionId: string | undefined): string {
@@ -124,6 +126,11 @@ export function controlMethods(s: ControlServices): MethodTable {
         throw new AppError('invalid_config', 'These limits are not valid', { fields });
       }
       return { argv: await s.previewFlags(parsed.data) };
+    },
+    'folders.pick': async (_args, ctx) => {
+      // Over HTTP nobody sits at this computer's screen: a folder is chosen in the desktop or in settings.json.
+      if (ctx.transport !== 'ipc' || !s.pickFolder) throw new AppError('forbidden', 'Folders are chosen in the Sandbar desktop app (Limits › Folders) or added to settings.json.');
+      return { path: await s.pickFolder() };
     },
     'health.get': () => s.health.latest,
     'health.probe': () => s.health.probe(),

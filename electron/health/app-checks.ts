@@ -2,6 +2,7 @@
 // they never make the report unsafe (running code safely does not depend on them).
 import type { HealthCheck } from '../../shared/health.js';
 import type { HistoryHealth } from '../../shared/history.js';
+import type { FolderPlan } from '../sandbox/folder-fit.js';
 
 export function historyCheck(history: HistoryHealth): HealthCheck {
   const base = { id: 'history', label: 'Execution history' };
@@ -29,4 +30,18 @@ export function settingsChecks(warnings: readonly string[]): HealthCheck[] {
 /** Where the log is written (`Open logs` in the tray opens the folder). */
 export function logFileCheck(file: string): HealthCheck {
   return { id: 'logs', label: 'Log file', status: 'ok', detail: `Writing to ${file} (rotated by size; tokens and secrets are never written)` };
+}
+
+/**
+ * The user's folders: those mounted (and how), and each refused one with the rule that refused it. A refused
+ * folder is amber: the others still work, but the person asked for one the sandbox does not get.
+ */
+export function foldersCheck(plan: FolderPlan): HealthCheck | null {
+  if (plan.mounts.length === 0 && plan.refused.length === 0) return null;
+  const base = { id: 'folders', label: 'Folders' };
+  const mounted = plan.mounts.map((m) => `${m.source} at ${m.target} (${m.writable ? 'writable' : 'read-only'})`).join('; ');
+  const shown = mounted ? `Mounted in every sandbox, never executable: ${mounted}.` : 'No folder is mounted.';
+  if (plan.refused.length === 0) return { ...base, status: 'ok', detail: shown };
+  const refused = plan.refused.map((r) => `${r.name} (${r.path}) ${r.reason}`).join('; ');
+  return { ...base, status: 'warn', detail: `Refused, not mounted: ${refused}. ${shown}`, hint: 'Choose another folder for each refused one in the settings (Limits › Folders), or remove it.' };
 }

@@ -4,7 +4,8 @@
 import type { HealthCheck, HealthReport } from '../../shared/health.js';
 import type { HistoryHealth } from '../../shared/history.js';
 import type { BackendFeatures, BackendHealth, ContainerSpec } from '../sandbox/backend.js';
-import { historyCheck, logFileCheck, settingsChecks } from './app-checks.js';
+import type { FolderPlan } from '../sandbox/folder-fit.js';
+import { foldersCheck, historyCheck, logFileCheck, settingsChecks } from './app-checks.js';
 import { collectHealth } from './sandbox-checks.js';
 import { packagesCheck } from './service-checks.js';
 import { withChecks } from './with-checks.js';
@@ -17,6 +18,8 @@ export interface HealthSources {
   history(): HistoryHealth;
   settingsWarnings(): readonly string[];
   packages(): Promise<{ index: string; usage: { layers: number; bytes: number; capBytes: number } | null; lastProblem: string | null }>;
+  /** The user's folders: mounted, and refused with their rules. */
+  folders?: () => FolderPlan;
   /** Where this process writes its log, when it writes one (serve, desktop). */
   logFile?: string | null;
 }
@@ -30,8 +33,10 @@ export async function packagesRow(sources: Pick<HealthSources, 'backend' | 'pack
 export async function collectAppHealth(sources: HealthSources, options: { probe: boolean }, service: readonly HealthCheck[] = []): Promise<HealthReport> {
   const report = await collectHealth(sources.backend(), sources.spec(), options);
   const packages = await packagesRow(sources);
+  const folders = sources.folders ? foldersCheck(sources.folders()) : null;
   return withChecks(report, [
     historyCheck(sources.history()),
+    ...(folders ? [folders] : []),
     ...settingsChecks(sources.settingsWarnings()),
     packages,
     ...(sources.logFile ? [logFileCheck(sources.logFile)] : []),

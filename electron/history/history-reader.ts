@@ -3,6 +3,7 @@
 import { APPROVAL_DECISIONS, type ApprovalOutcome } from '../../shared/approvals.js';
 import type { Artifact, ArtifactMeta, ArtifactSource, RefusedArtifact } from '../../shared/artifacts.js';
 import type { ExitReason } from '../../shared/execution.js';
+import type { RunFolder } from '../../shared/folders.js';
 import type { PackagesUsed } from '../../shared/packages.js';
 import type { Limits } from '../../shared/limits.js';
 import { decodeCursor, encodeCursor, HIT_CLOSE, HIT_OPEN, parseSnippet, SNIPPET_ELLIPSIS, toFtsQuery } from './history-query.js';
@@ -58,6 +59,7 @@ interface DetailRow extends BaseRow {
   container_name: string | null;
   refused_artifacts: string | null;
   packages: string | null;
+  folders?: string | null;
 }
 
 interface ArtifactRow {
@@ -89,6 +91,17 @@ function parsePackages(json: string | null): PackagesUsed | null {
     return value && Array.isArray(value.requirements) ? value : null;
   } catch {
     return null;
+  }
+}
+
+/** The folders a run had; anything unreadable reads as none (the row is still shown). */
+function parseFolders(json: string | null): RunFolder[] {
+  if (!json) return [];
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? value.filter((f): f is RunFolder => typeof f?.name === 'string' && typeof f?.mountPath === 'string' && typeof f?.path === 'string').map((f) => ({ name: f.name, mountPath: f.mountPath, writable: f.writable === true, path: f.path })) : [];
+  } catch {
+    return [];
   }
 }
 
@@ -281,6 +294,7 @@ export class HistoryReader {
       artifacts: this.artifactsStmt.all<ArtifactRow>([id]).map(toArtifactMeta),
       refusedArtifacts: parseRefused(row.refused_artifacts),
       packages: parsePackages(row.packages),
+      folders: parseFolders(row.folders ?? null),
       approvals: this.approvalsStmt.all<ApprovalRow>([id]).map(toApprovalOutcome),
     };
   }

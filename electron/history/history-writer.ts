@@ -69,16 +69,16 @@ export class HistoryWriter {
     this.markStarted = db.prepare(`UPDATE executions SET status = 'running', started_at = ?, container_name = ? WHERE id = ? AND status = 'queued'`);
     this.upsertFinished = db.prepare(`INSERT INTO executions
       (id, client_name, code, limits, timeout_sec, status, exit_reason, exit_code, queued_at, started_at, finished_at, duration_ms,
-       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes, refused_artifacts)
+       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes, refused_artifacts, folders)
       VALUES (@id, 'unknown', '', @limits, @timeoutSec, @status, @status, @exitCode, @queuedAt, @startedAt, @finishedAt, @durationMs,
-       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES}, @refused)
+       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES}, @refused, @folders)
       ON CONFLICT (id) DO UPDATE SET
         limits = excluded.limits, timeout_sec = excluded.timeout_sec, status = excluded.status, exit_reason = excluded.exit_reason,
         exit_code = excluded.exit_code, started_at = coalesce(excluded.started_at, executions.started_at),
         finished_at = excluded.finished_at, duration_ms = excluded.duration_ms, stdout = excluded.stdout, stderr = excluded.stderr,
         stdout_truncated = excluded.stdout_truncated, stderr_truncated = excluded.stderr_truncated, error = excluded.error,
         container_name = coalesce(excluded.container_name, executions.container_name), size_bytes = executions.size_bytes + @size,
-        refused_artifacts = excluded.refused_artifacts
+        refused_artifacts = excluded.refused_artifacts, folders = excluded.folders
       WHERE executions.status IN ('queued', 'running', 'interrupted')`);
     // A call whose run has no row (recorded before this store started) would never be cleaned up: skip it.
     this.insertToolCall = db.prepare(`INSERT INTO tool_calls
@@ -183,6 +183,7 @@ export class HistoryWriter {
     refused: string | null,
     artifactBytes: number,
   ) {
+    const folders = result.folders?.length ? JSON.stringify(result.folders) : null;
     return {
       id: result.id,
       limits: JSON.stringify(result.limits),
@@ -201,8 +202,9 @@ export class HistoryWriter {
       containerName: result.containerName ?? null,
       host: this.options.identity.host,
       pid: this.options.identity.pid,
-      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error) + bytes(refused) + artifactBytes,
+      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error) + bytes(refused) + bytes(folders) + artifactBytes,
       refused,
+      folders,
     };
   }
 

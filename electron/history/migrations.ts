@@ -172,6 +172,11 @@ const V7 = `
 ALTER TABLE executions ADD COLUMN tool_calls_dropped INTEGER NOT NULL DEFAULT 0;
 `;
 
+/** v8: the user's folders a run's sandbox had (JSON: name, mount path, writable, host path; issue 27). */
+const V8 = `
+ALTER TABLE executions ADD COLUMN folders TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
@@ -180,6 +185,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, sql: V5 },
   { version: 6, sql: V6 },
   { version: 7, sql: V7 },
+  { version: 8, sql: V8 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,6 +1,7 @@
 // The capabilities resource [compat]: same URI, name and gist as the reference's, so agents that read it
 // first keep working.
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { FolderInfo } from '../../shared/folders.js';
 import { FIGURES_NOTE, HELPER_SUMMARY } from './run-python-tool.js';
 
 export const CAPABILITIES_URI = 'resource://mcp-server-code-execution-mode/capabilities';
@@ -24,12 +25,30 @@ ${HELPER_SUMMARY}
 Resource URI: ${CAPABILITIES_URI}
 `;
 
-export const CAPABILITIES_RESOURCE: Resource = {
-  uri: CAPABILITIES_URI,
-  name: 'code-execution-capabilities',
-  title: 'Code Execution Sandbox Helpers',
-  description:
-    'Capability overview, helper reference, and sandbox usage notes (call runtime.capability_summary() inside the sandbox for this text).',
-  mimeType: 'text/markdown',
-  size: Buffer.byteLength(CAPABILITIES_TEXT, 'utf8'),
-};
+/**
+ * The text with the user's folders (name, mount path, writable), so the model knows they exist. Never the
+ * host path: the model needs only where to look inside the sandbox.
+ */
+export function capabilitiesText(folders: readonly FolderInfo[]): string {
+  if (folders.length === 0) return CAPABILITIES_TEXT;
+  const rows = folders.map((f) => `- \`${f.name}\` at \`${f.mountPath}\`: ${f.writable ? 'writable (files written there appear on the user\'s computer)' : 'read-only'}`);
+  return `${CAPABILITIES_TEXT}
+## The user's folders
+Every run and session sees these folders of the user's (nothing in them can be executed; links that point outside a folder lead nowhere):
+${rows.join('\n')}
+`;
+}
+
+export function capabilitiesResource(folders: readonly FolderInfo[]): Resource {
+  return {
+    uri: CAPABILITIES_URI,
+    name: 'code-execution-capabilities',
+    title: 'Code Execution Sandbox Helpers',
+    description:
+      'Capability overview, helper reference, and sandbox usage notes (call runtime.capability_summary() inside the sandbox for this text).',
+    mimeType: 'text/markdown',
+    size: Buffer.byteLength(capabilitiesText(folders), 'utf8'),
+  };
+}
+
+export const CAPABILITIES_RESOURCE: Resource = capabilitiesResource([]);

@@ -2,6 +2,7 @@
 // service, the settings and the runs' artifacts. The composition (sandbar-app.ts, cli/stdio-run.ts) hands
 // them in; nothing here knows the core.
 import { randomUUID } from 'node:crypto';
+import type { FolderInfo } from '../../shared/folders.js';
 import type { Settings } from '../../shared/settings.js';
 import type { Logger } from '../logger.js';
 import type { McpServerDeps } from './server-factory.js';
@@ -29,6 +30,8 @@ export interface McpParts {
   owners: RunOwners;
   /** The MCP App's view of runs (absent: no app-only tools). */
   runView?: RunViewDeps;
+  /** The user's folders every sandbox mounts now (the capabilities resource lists them). */
+  folders?: () => FolderInfo[];
 }
 
 export function mcpDeps(parts: McpParts, transport: 'stdio' | 'http', log: Logger, connection?: string): McpServerDeps {
@@ -42,6 +45,7 @@ export function mcpDeps(parts: McpParts, transport: 'stdio' | 'http', log: Logge
     owners: parts.owners,
     ...(connection ? { connection } : {}),
     ...(parts.runView ? { runView: parts.runView } : {}),
+    ...(parts.folders ? { folders: parts.folders } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ import type { ClientInfo } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
 import { callerCredential } from './caller.js';
 import type { HeldRuns, RunAnswer } from './held-runs.js';
-import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
+import { readResource, RESOURCE_TEMPLATES, resourcesFor } from './resource-catalog.js';
 import { RunOwners } from './run-owners.js';
 import { handleRunPython, type ToolCallExtra } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
@@ -99,14 +99,14 @@ export function createModernMcpServer(deps: ModernServerDeps): Server {
     return handleRunPython(args, extra, client, deps, { credential, ...(hold ? { hold } : {}), ...(onSubmitted ? { onSubmitted } : {}) });
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: [...RESOURCES] }));
+  server.setRequestHandler('resources/list', () => ({ resources: resourcesFor(deps.folders?.() ?? []) }));
 
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
   server.setRequestHandler('resources/read', (request, ctx) => {
     const { uri } = request.params;
     const credential = callerCredential(ctx.http?.authInfo, deps.connection);
-    const contents = readResource(uri, deps.artifacts, (runId) => owners.owns(runId, credential));
+    const contents = readResource(uri, deps.artifacts, (runId) => owners.owns(runId, credential), deps.folders?.() ?? []);
     if (contents) return { contents: [contents] };
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });

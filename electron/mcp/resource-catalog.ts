@@ -3,10 +3,16 @@
 import type { BlobResourceContents, Resource, ResourceTemplate, TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
 import { RUN_VIEW_URI } from '../../shared/run-view.js';
 import { ARTIFACT_TEMPLATE, readArtifact, type ArtifactAccess, type ArtifactStore } from './artifact-resource.js';
-import { CAPABILITIES_RESOURCE, CAPABILITIES_TEXT, CAPABILITIES_URI } from './capabilities-resource.js';
+import type { FolderInfo } from '../../shared/folders.js';
+import { CAPABILITIES_RESOURCE, CAPABILITIES_URI, capabilitiesResource, capabilitiesText } from './capabilities-resource.js';
 import { readRunView, RUN_VIEW_RESOURCE } from './run-view-resource.js';
 
 export const RESOURCES: readonly Resource[] = [CAPABILITIES_RESOURCE, RUN_VIEW_RESOURCE];
+
+/** The list with the capabilities text's size as it is with these folders. */
+export function resourcesFor(folders: readonly FolderInfo[]): Resource[] {
+  return [capabilitiesResource(folders), RUN_VIEW_RESOURCE];
+}
 
 export const RESOURCE_TEMPLATES: readonly ResourceTemplate[] = [ARTIFACT_TEMPLATE];
 
@@ -14,8 +20,8 @@ export const RESOURCE_TEMPLATES: readonly ResourceTemplate[] = [ARTIFACT_TEMPLAT
  * The contents for `uri`, or null when it names nothing here (each server answers that in its own error
  * type). `mayRead` says whose runs' artifacts the caller may read (its own).
  */
-export function readResource(uri: string, artifacts: ArtifactStore | undefined, mayRead: ArtifactAccess): TextResourceContents | BlobResourceContents | null {
-  if (uri === CAPABILITIES_URI) return { uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: CAPABILITIES_TEXT };
+export function readResource(uri: string, artifacts: ArtifactStore | undefined, mayRead: ArtifactAccess, folders: readonly FolderInfo[] = []): TextResourceContents | BlobResourceContents | null {
+  if (uri === CAPABILITIES_URI) return { uri: CAPABILITIES_URI, mimeType: 'text/markdown', text: capabilitiesText(folders) };
   if (uri === RUN_VIEW_URI) return readRunView();
   return readArtifact(uri, artifacts, mayRead);
 }

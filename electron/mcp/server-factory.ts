@@ -15,7 +15,8 @@ import {
 import type { ClientInfo } from '../../shared/execution.js';
 import type { ArtifactStore } from './artifact-resource.js';
 import { callerCredential } from './caller.js';
-import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resource-catalog.js';
+import type { FolderInfo } from '../../shared/folders.js';
+import { readResource, RESOURCE_TEMPLATES, resourcesFor } from './resource-catalog.js';
 import { RunOwners } from './run-owners.js';
 import { handleRunPython, type RunPythonDeps } from './run-python-handler.js';
 import { runPythonTool, TOOL_NAME } from './run-python-tool.js';
@@ -31,6 +32,8 @@ export interface McpServerDeps extends RunPythonDeps {
   connection?: string;
   /** The run view's app-only tools (one per instance); without it they are neither listed nor answered. */
   runView?: RunViewDeps;
+  /** The user's folders every sandbox mounts now, for the capabilities resource. */
+  folders?: () => FolderInfo[];
 }
 
 export function createMcpServer(deps: McpServerDeps): Server {
@@ -67,14 +70,14 @@ export function createMcpServer(deps: McpServerDeps): Server {
     return handleRunPython(args, extra, client, deps, { canElicit, credential, ...(onSubmitted ? { onSubmitted } : {}) });
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...RESOURCES] }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resourcesFor(deps.folders?.() ?? []) }));
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
 
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
     const { uri } = request.params;
     const credential = callerCredential(extra.authInfo, connection);
-    const contents = readResource(uri, deps.artifacts, (runId) => owners.owns(runId, credential));
+    const contents = readResource(uri, deps.artifacts, (runId) => owners.owns(runId, credential), deps.folders?.() ?? []);
     if (contents) return { contents: [contents] };
     throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
   });

@@ -4,6 +4,7 @@ import type { PoolState } from '../../shared/execution.js';
 import { ENFORCED_KEYS, type CapabilityMatrix, type EnforcedKey, type LimitState, type RuntimeReport } from '../../shared/health.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { FolderMount } from '../../shared/folders.js';
 import type { Limits } from '../../shared/limits.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 
@@ -44,11 +45,13 @@ export interface ContainerSpec {
    * PACKAGE_LAYERS_MOUNT/<key>. Never in a pooled spec, so no sandbox sees the layers of other runs.
    */
   packageLayer?: { source: string; key: string };
+  /** The user's folders (judged, resolved), each at /mnt/<name>; a change drains the pool like any other. */
+  folders?: readonly FolderMount[];
 }
 
 export function specKey(spec: ContainerSpec): string {
   const { limits } = spec;
-  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayer?.key ?? '']);
+  return JSON.stringify([spec.image, spec.seccompProfile ?? '', spec.ociRuntime ?? '', limits.memory, limits.pids, limits.cpus, limits.tmpSize, limits.workspaceSize, limits.user, spec.preload ?? null, spec.packageLayer?.key ?? '', spec.folders ?? []]);
 }
 
 export interface Owner {
@@ -111,9 +114,15 @@ export type BackendCapabilities = CapabilityMatrix;
 /** Whether a backend can enforce one limit at all, whatever the host (a probe still proves it). */
 export type LimitSupport = { enforced: true } | { enforced: false; reason: string };
 
+/** Whether a backend mounts the user's folders, read-only and writable: `true`, or why not. */
+export interface FolderSupport {
+  readOnly: true | string;
+  writable: true | string;
+}
+
 /**
  * What a backend can do, declared by the backend itself: callers read this, never its name or class, so a
- * new backend touches its own files only. Checkpoints, folders and egress exist on no backend yet.
+ * new backend touches its own files only. Checkpoints and egress exist on no backend yet.
  */
 export interface BackendFeatures {
   /** How messages name it ("Podman", "Docker", "Kubernetes"). */
@@ -124,8 +133,8 @@ export interface BackendFeatures {
   packages: boolean;
   /** Checkpoints a sandbox and restores it later. */
   checkpoints: boolean;
-  /** Mounts a folder of the user's into a sandbox. */
-  folders: boolean;
+  /** Mounts a folder of the user's into a sandbox (always nosuid,nodev,noexec), or why it cannot. */
+  folders: FolderSupport;
   /** Lets a sandbox reach allowed hosts through Sandbar's egress proxy. */
   egress: boolean;
   /** A runtime-side cap on a sandbox's lifetime that holds even if Sandbar dies. */

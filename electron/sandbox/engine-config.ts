@@ -1,10 +1,12 @@
 // What an engine is configured with (from settings) and started with (by its composer), the messages it
 // refuses runs with, and the container spec a configuration means. Engine behaviour lives in engine.ts.
 import path from 'node:path';
+import type { FolderMount } from '../../shared/folders.js';
 import { clampTimeout, type Limits } from '../../shared/limits.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
-import type { ContainerSpec } from './backend.js';
+import type { BackendFeatures, ContainerSpec } from './backend.js';
+import { fitFolders } from './folder-fit.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
@@ -66,6 +68,8 @@ export interface EngineConfig {
   preload?: readonly string[] | null;
   /** Host directory of package layers; a run with packages gets its own layer from it (and only that one). */
   packageLayers?: string;
+  /** The user's folders, judged by the composer and fit for the backend in use: mounted in every sandbox. */
+  folders?: readonly FolderMount[];
   /** The longest a session lasts (settings sessionMaxSec): pooled containers' runtime-side lifetime covers it. */
   sessionMaxSec?: number;
   /**
@@ -133,16 +137,21 @@ export interface EngineOptions {
   fontCacheDir?: string;
 }
 
-/** `inUse`: the default preloads recent runs imported (all of them when unknown). */
-export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD): ContainerSpec {
+/**
+ * `inUse`: the default preloads recent runs imported (all of them when unknown). `features`: the backend's;
+ * folders it cannot mount (writable on Docker, any on Kubernetes) are left out, and health names them.
+ */
+export function containerSpecOf(config: EngineConfig, inUse: readonly string[] = DEFAULT_PRELOAD, features?: Pick<BackendFeatures, 'label' | 'folders'>): ContainerSpec {
   const preload = preloadPlan(config.preload, inUse);
   const seccompProfile = seccompProfileFor(config.seccomp);
+  const folders = config.folders?.length && features ? fitFolders(features, { mounts: [...config.folders], refused: [] }).mounts : (config.folders ?? []);
   return {
     image: config.image,
     limits: config.limits,
     ...(seccompProfile ? { seccompProfile } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
     ...(preload ? { preload } : {}),
+    ...(folders.length ? { folders } : {}),
   };
 }
 

@@ -235,7 +235,7 @@ export class Engine {
   }
 
   spec(): ContainerSpec {
-    return containerSpecOf(this.config, this.preloadUsage.inUse());
+    return containerSpecOf(this.config, this.preloadUsage.inUse(), this.backendInUse.features);
   }
 
   private emit(event: EngineEvent): void {
@@ -332,6 +332,7 @@ export class Engine {
       queuedAt: job.summary.queuedAt,
       durationMs: outcome.finishedAt - outcome.startedAt,
       containerName: container.name,
+      ...this.creator.foldersOf(container),
     };
     job.sessionTold = true;
     session?.afterRun(container, result, sessionState === 'open' && !container.isAlive ? null : (sessionState ?? null));

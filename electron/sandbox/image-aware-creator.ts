@@ -2,6 +2,7 @@
 // Matplotlib font list (built once, on the first fill); a cold start never waits for a build or a lookup:
 // it takes the list if one is known (kept on disk by an earlier pool) and learns the image's key for the
 // next start, unless the process runs only one run.
+import { runFolderOf, type RunFolder } from '../../shared/folders.js';
 import type { SandboxBackend } from './backend.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { buildFontList, FontListCache } from './warm-imports.js';
@@ -9,6 +10,8 @@ import { buildFontList, FontListCache } from './warm-imports.js';
 export class ImageAwareCreator {
   private readonly fontLists: FontListCache;
   private readonly imageKeys = new Map<string, string>();
+  /** The user's folders each sandbox was made with (every run in it records them). */
+  private readonly folders = new WeakMap<SandboxContainer, RunFolder[]>();
 
   constructor(
     private readonly options: { fontCacheDir?: string; oneShot?: boolean },
@@ -28,9 +31,17 @@ export class ImageAwareCreator {
         const preload = warm ? spec.preload : undefined;
         const container = await backend.create(spec, { ...options, ...(preload ? { preload } : {}), ...(fonts ? { mplFontCache: fonts } : {}) });
         this.made(container, backend);
+        // A session's sandbox keeps the folders it was made with, whatever the settings say later.
+        if (spec.folders?.length) this.folders.set(container, spec.folders.map(runFolderOf));
         return container;
       },
     };
+  }
+
+  /** `{ folders }` for a run in this sandbox, or nothing when it has none. */
+  foldersOf(container: SandboxContainer): { folders?: RunFolder[] } {
+    const folders = this.folders.get(container);
+    return folders ? { folders } : {};
   }
 
   /** After a config change: an image rebuilt under the same tag gets its own font list. */

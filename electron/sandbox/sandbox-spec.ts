@@ -1,6 +1,7 @@
 // What one sandbox is, independent of the backend that runs it. Each backend has one pure translator
 // from this spec (podman-args.ts, docker-args.ts, pod-manifest.ts); nothing else builds a command line.
 import { AppError } from '../../shared/errors.js';
+import { FOLDER_NAME_RE, folderMountPath, UNMOUNTABLE_CHARS_RE, type FolderMount } from '../../shared/folders.js';
 import { imageReferenceProblem } from '../../shared/image-ref.js';
 import type { Limits } from '../../shared/limits.js';
 import { BOOTSTRAP_SOURCE } from './agent/bootstrap.js';
@@ -32,6 +33,8 @@ export interface SandboxSpec {
   command: readonly string[];
   /** Host directories the sandbox may read and never write (package layers); none by default. */
   readOnlyMounts?: readonly { source: string; target: string }[];
+  /** The user's folders at /mnt/<name>: read-only unless writable, always nosuid,nodev,noexec. */
+  folders?: readonly FolderMount[];
 }
 
 /** runsc by name or path means gVisor; anything else is a runc-class runtime. */
@@ -40,6 +43,9 @@ export function isolationOf(ociRuntime: string | undefined | null): Isolation {
 }
 
 export const TMPFS_OPTIONS = 'rw,noexec,nosuid,nodev';
+
+/** Every folder of the user's is mounted with these, writable or not. */
+export const FOLDER_MOUNT_OPTIONS = ['nosuid', 'nodev', 'noexec'] as const;
 
 /** The two writable places; everything else is read-only. */
 export function tmpfsMounts(spec: SandboxSpec): { path: string; size: string }[] {
@@ -70,6 +76,11 @@ export function assertSafeSpec(spec: SandboxSpec): void {
       if (!p.startsWith('/') || /[,:\n\r\0]/.test(p)) throw new Error(`not a mountable path: ${JSON.stringify(p)}`);
     }
   }
+  for (const folder of spec.folders ?? []) {
+    // Judged and resolved upstream; checked again here because these strings reach a command line.
+    if (!FOLDER_NAME_RE.test(folder.name) || folder.target !== folderMountPath(folder.name)) throw new Error(`not a folder mount: ${JSON.stringify(folder.target)}`);
+    if (!folder.source.startsWith('/') || folder.source === '/' || UNMOUNTABLE_CHARS_RE.test(folder.source)) throw new Error(`not a mountable folder: ${JSON.stringify(folder.source)}`);
+  }
   for (const [key, value] of Object.entries(spec.labels)) {
     if (!/^[A-Za-z0-9._/-]+$/.test(key) || /[\n\r=]/.test(value)) throw new Error(`not a label: ${key}`);
   }
@@ -98,6 +109,7 @@ export interface SandboxRun {
   /** Path to a seccomp profile; undefined keeps the runtime's default profile. */
   seccompProfile?: string;
   readOnlyMounts?: readonly { source: string; target: string }[];
+  folders?: readonly FolderMount[];
 }
 
 /** Where package layers appear in every sandbox (read-only); a run adds its own layer to sys.path. */
@@ -132,5 +144,6 @@ export function sandboxSpecOf(limits: Limits, run: SandboxRun): SandboxSpec {
     env: SANDBOX_ENV,
     command: ['python3', '-c', BOOTSTRAP_SOURCE],
     ...(run.readOnlyMounts?.length ? { readOnlyMounts: run.readOnlyMounts } : {}),
+    ...(run.folders?.length ? { folders: run.folders } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { escapeInvisible } from '../../shared/display-text.js';
 import type { ServerConfig } from '../../shared/proxy.js';
 import type { Settings } from '../../shared/settings.js';
 import { describeEnv } from './env-words.js';
+import { foldersChange } from './folder-change.js';
 import { isPlainObject } from './settings-patch.js';
 
 /** A kubeconfig may name an `exec` credential plugin: choosing the file chooses a program to run. */
@@ -85,6 +86,9 @@ export function hostExecChanges(
     if (isDeepStrictEqual(next, current[field] ?? null)) continue;
     changes.push({ field, command: `${field}: ${next === null ? '(found automatically)' : quote(String(next))}` });
   }
+  // Folders hand a sandbox part of this computer's files: the person confirms the list (folder-change.ts).
+  const folders = foldersChange(current.folders, patch);
+  if (folders) changes.push(folders);
   const servers = patch.mcpServers;
   if (isPlainObject(servers)) {
     const before = isPlainObject(current.mcpServers) ? current.mcpServers : {};

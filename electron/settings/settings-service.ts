@@ -6,6 +6,7 @@ import { AppError, errorMessage } from '../../shared/errors.js';
 import { describeFieldErrors, settingsFieldErrors } from '../../shared/settings-errors.js';
 import { DEFAULT_SETTINGS, parseSettings, SettingsSchema, type Settings } from '../../shared/settings.js';
 import { SETTINGS_FILE } from './paths.js';
+import { folderJudgeFor } from './folder-context.js';
 import { hostExecChanges, type HostExecChange, type ServersPreview } from './host-exec-fields.js';
 import { patchBoundsProblem } from './patch-limits.js';
 import { applyPatch, changedPaths, isPlainObject, prunePatch, valueAt } from './settings-patch.js';
@@ -35,11 +36,17 @@ function lockedPaths(above: SettingsLayer[]): Map<string, string> {
   return locked;
 }
 
+/** Folders run nothing: they decide which of this computer's files sandboxes see. */
+const hostEffect = (field: string) => (field === 'folders' ? "decides which of this computer's files every sandbox sees" : 'decides what runs on this computer');
+
 function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
   const fields = Object.fromEntries(
-    changes.map((c) => [c.field, `decides what runs on this computer, so it cannot be changed here; edit ${file}, or change it in the Sandbar desktop app`]),
+    changes.map((c) => [c.field, `${hostEffect(c.field)}, so it cannot be changed here; edit ${file}, or change it in the Sandbar desktop app`]),
   );
   const names = changes.map((c) => c.field).join(', ');
+  if (changes.every((c) => c.field === 'folders')) {
+    return new AppError('forbidden', `folders ${hostEffect('folders')} and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (Limits › Folders; it asks you to confirm).`, { fields });
+  }
   return new AppError('forbidden', `${names} decide${changes.length === 1 ? 's' : ''} what runs on this computer and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm the exact command).`, { fields });
 }
 
@@ -134,6 +141,16 @@ export class SettingsService {
     // a default timeout above the maximum is an error on limits.timeoutSec.
     const parsed = parseSettings(mergeLayers([fileLayer(nextFile, SETTINGS_FILE), ...above]));
     if (!parsed.success) for (const [dotted, message] of Object.entries(settingsFieldErrors(parsed.error))) fields[dotted] ??= message;
+    // A folder the person adds or changes here is judged now: refused with its rule, nothing written.
+    if (parsed.success && !isDeepStrictEqual(parsed.data.folders, before.settings.folders)) {
+      const { refused } = folderJudgeFor(this.#env).judgeAll(parsed.data.folders);
+      const isNew = (name: string) => {
+        const f = parsed.data.folders.find((x) => x.name === name);
+        return !before.settings.folders.some((old) => isDeepStrictEqual(old, f));
+      };
+      // One already in the file and refused there stays as it was (health names it); it does not block others.
+      for (const r of refused.filter((x) => isNew(x.name))) fields[`folders.${parsed.data.folders.findIndex((f) => f.name === r.name)}.path`] ??= `${r.path} cannot be a folder in the sandbox: it ${r.reason}`;
+    }
     if (Object.keys(fields).length > 0 || !parsed.success) {
       throw new AppError('invalid_config', `Some settings are not valid: ${describeFieldErrors(fields)}`, { fields });
     }

@@ -17,14 +17,24 @@ export interface HostExecDialog {
 /** Which button means yes. */
 export const CONFIRM_BUTTON = 1;
 
+/** The folders change alone says what it hands sandboxes; it runs nothing (folder-change.ts). */
+function foldersDialog(change: HostExecChange): Pick<HostExecDialog, 'message' | 'detail'> {
+  const list = change.command.replace(/^folders: /, '').split('; ').join('\n    ');
+  return {
+    message: 'Let every sandbox see these folders?',
+    detail: `folders:\n    ${list}\n\nCode in every sandbox can read everything in them, and change or delete what is in a writable one. Only confirm a change you made yourself.`,
+  };
+}
+
 export function hostExecDialog(changes: readonly HostExecChange[]): HostExecDialog {
   // Loader and path variables are named in words under their command: they change what the command runs.
   const lines = changes.map((c) => [`${c.field}:`, `    ${c.command}`, ...(c.notes ?? []).map((n) => `    ⚠ ${n}`)].join('\n'));
+  const only = changes.length === 1 && changes[0]!.field === 'folders' ? foldersDialog(changes[0]!) : null;
   return {
     type: 'warning',
     title: 'Sandbar',
-    message: changes.length === 1 ? 'Allow this command to run on your computer?' : `Allow these ${changes.length} commands to run on your computer?`,
-    detail: `${lines.join('\n\n')}\n\nThey run outside the sandbox, as you, with your files and network. Only confirm a change you made yourself.`,
+    message: only?.message ?? (changes.length === 1 ? 'Allow this command to run on your computer?' : `Allow these ${changes.length} commands to run on your computer?`),
+    detail: only?.detail ?? `${lines.join('\n\n')}\n\nThey run outside the sandbox, as you, with your files and network. Only confirm a change you made yourself.`,
     buttons: ['Cancel', 'Allow'],
     defaultId: 0,
     cancelId: 0,

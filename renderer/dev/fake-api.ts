@@ -120,6 +120,7 @@ export function createFakeApi(): SandbarApi {
         refusedArtifacts: r.refusedArtifacts ?? [],
         packages: null,
         approvals: [],
+        folders: [],
       };
     },
     'executions.artifact': ({ runId, name }) => {
@@ -164,6 +165,7 @@ export function createFakeApi(): SandbarApi {
       setTimeout(refillPool, 300);
       return { settings: parsed.data, changed };
     },
+    'folders.pick': () => ({ path: '/home/me/Downloads/csv' }),
     'settings.previewFlags': ({ limits }) => {
       const parsed = LimitsSchema.safeParse(limits);
       if (!parsed.success) throw new ApiCallError({ code: 'invalid_config', message: 'Invalid limits.', fields: Object.fromEntries(Object.entries(settingsFieldErrors(parsed.error)).map(([k, v]) => [`limits.${k}`, v])) });

@@ -66,6 +66,21 @@ describe('sandbar CLI basics', () => {
   });
 });
 
+describe('sandbar doctor and the user\'s folders', () => {
+  it('names a refused folder and its rule, and the mounted ones (no container needed)', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'sandbar-cli-folders-'));
+    const data = mkdtempSync(path.join(tmpdir(), 'sandbar-cli-folder-data-'));
+    writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ folders: [{ name: 'data', path: data }, { name: 'etc', path: '/etc' }] }));
+    const env = { SANDBAR_HOME: home, SANDBAR_RUNTIME: '/nonexistent/podman' };
+    const report = JSON.parse(sandbar(['doctor', '--json'], { env }).stdout) as { checks: { id: string; status: string; detail: string }[] };
+    const row = report.checks.find((c) => c.id === 'folders');
+    expect(row?.status).toBe('warn');
+    expect(row?.detail).toContain('etc (/etc) is /etc: it belongs to the system');
+    expect(row?.detail).toContain(`${data} at /mnt/data (read-only)`);
+    expect(sandbar(['doctor'], { env }).stdout).toContain('Folders: Refused, not mounted: etc (/etc) is /etc');
+  });
+});
+
 describe('sandbar run refuses what every surface refuses (the run service)', () => {
   // Its own home: these settings must not reach the other tests.
   const home = mkdtempSync(path.join(tmpdir(), 'sandbar-cli-refusals-'));

@@ -18,7 +18,7 @@ export const TEST_RUNTIMES: Record<TestRuntime['id'], Omit<TestRuntime, 'id'>> =
   docker: { env: { SANDBAR_RUNTIME: 'docker' }, include: CONTAINER_SUITES },
   runsc: {
     env: { SANDBAR_RUNTIME: 'podman', SANDBAR_OCI_RUNTIME: 'runsc' },
-    include: ['test/integration/sandbox/hostile-code.test.ts', 'test/integration/sandbox/runtime-matrix.test.ts'],
+    include: ['test/integration/sandbox/hostile-code.test.ts', 'test/integration/sandbox/runtime-matrix.test.ts', 'test/integration/sandbox/folders.test.ts'],
   },
 };
 

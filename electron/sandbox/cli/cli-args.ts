@@ -1,6 +1,7 @@
 // The run flags Podman and Docker share. Each backend's translator (podman-args.ts, docker-args.ts) adds
 // its own around these; both end with `-- IMAGE COMMAND` so nothing after `--` can become a flag.
-import { assertSafeSpec, TMPFS_OPTIONS, tmpfsMounts, type SandboxSpec } from '../sandbox-spec.js';
+import type { FolderMount } from '../../../shared/folders.js';
+import { assertSafeSpec, FOLDER_MOUNT_OPTIONS, TMPFS_OPTIONS, tmpfsMounts, type SandboxSpec } from '../sandbox-spec.js';
 
 export function sharedRunFlags(spec: SandboxSpec, engine: { podman: boolean }): string[] {
   assertSafeSpec(spec);
@@ -32,11 +33,28 @@ export function sharedRunFlags(spec: SandboxSpec, engine: { podman: boolean }): 
     args.push('--ulimit', `nofile=${nofile}:${nofile}`, '--ulimit', `nproc=${nproc}:${nproc}`);
   }
   for (const mount of spec.readOnlyMounts ?? []) args.push('--mount', `type=bind,source=${mount.source},target=${mount.target},readonly`);
+  for (const folder of spec.folders ?? []) args.push('--mount', podman ? podmanFolderMount(folder) : dockerFolderMount(folder));
   args.push('--workdir', '/workspace');
   for (const [key, value] of Object.entries(spec.env)) args.push('--env', `${key}=${value}`);
   // Output travels over the attached pipe; a log driver would only copy it to disk.
   args.push('--log-driver', 'none');
   return args;
+}
+
+/** Podman's bind mount takes nosuid,nodev,noexec itself, read-only or writable. */
+export function podmanFolderMount(folder: FolderMount): string {
+  return ['type=bind', `source=${folder.source}`, `target=${folder.target}`, ...(folder.writable ? [] : ['readonly']), ...FOLDER_MOUNT_OPTIONS].join(',');
+}
+
+/**
+ * Docker's bind mount takes no nosuid,nodev,noexec; its local volume driver bind-mounts the folder with
+ * them and remounts it read-only (only a read-only bind is remounted, so Docker refuses writable folders:
+ * cliFeatures says why). The options are one CSV field, quoted; paths never hold `"` or `,` (sandbox-spec.ts).
+ */
+export function dockerFolderMount(folder: FolderMount): string {
+  if (folder.writable) throw new Error(`Docker cannot mount a writable folder noexec: ${folder.name}`);
+  const options = ['bind', 'ro', ...FOLDER_MOUNT_OPTIONS].join(',');
+  return ['type=volume', `target=${folder.target}`, 'volume-driver=local', 'volume-opt=type=none', `volume-opt=device=${folder.source}`, `"volume-opt=o=${options}"`].join(',');
 }
 
 export function labelFlags(spec: SandboxSpec): string[] {

@@ -16,7 +16,8 @@ export function cliFeatures(kind: BackendKind): BackendFeatures {
     pause: true,
     packages: true,
     checkpoints: false,
-    folders: false,
+    // Docker's bind mounts take no noexec; only a read-only volume bind gets it (cli-args.ts).
+    folders: { readOnly: true, writable: kind === 'docker' ? 'Docker cannot mount a folder writable and noexec,nosuid,nodev at once (only a read-only bind is remounted with them), so writable folders are refused on Docker; use Podman for them.' : true },
     egress: false,
     lifetimeBackstop: kind !== 'docker',
     limits: allLimitsEnforced(),

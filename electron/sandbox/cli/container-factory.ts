@@ -44,6 +44,8 @@ export class ContainerFactory {
       ...(spec.ociRuntime || info.ociRuntimeOverride ? { ociRuntime: spec.ociRuntime ?? info.ociRuntimeOverride } : {}),
       ...(spec.seccompProfile ? { seccompProfile: spec.seccompProfile } : {}),
       ...(spec.packageLayer ? { readOnlyMounts: [{ source: spec.packageLayer.source, target: `${PACKAGE_LAYERS_MOUNT}/${spec.packageLayer.key}` }] } : {}),
+      // The last guard: Docker never gets a writable folder (it could not be noexec); see cliFeatures.
+      ...(spec.folders?.length ? { folders: info.name === 'docker' ? spec.folders.filter((f) => !f.writable) : spec.folders } : {}),
     });
   }
 

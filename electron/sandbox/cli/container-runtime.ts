@@ -122,7 +122,7 @@ export class ContainerRuntime {
     if (names.length === 0) return;
     for (const name of names) this.freezer.forget(name);
     const info = await this.resolve();
-    await runCommand(info.path, ['rm', '--force', ...(info.name === 'podman' ? ['--time', '0', '--ignore'] : []), '--', ...names], {
+    await runCommand(info.path, ['rm', '--force', ...(info.name === 'podman' ? ['--time', '0', '--ignore'] : ['--volumes']), '--', ...names], {
       timeoutMs: 30_000,
     });
   }

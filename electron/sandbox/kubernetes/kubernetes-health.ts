@@ -13,7 +13,10 @@ export const KUBERNETES_FEATURES: BackendFeatures = {
   pause: false,
   packages: false,
   checkpoints: false,
-  folders: false,
+  folders: {
+    readOnly: 'a pod runs on a cluster node, which cannot see the folders of this computer',
+    writable: 'a pod runs on a cluster node, which cannot see the folders of this computer',
+  },
   egress: false,
   lifetimeBackstop: true,
   limits: allLimitsEnforced({

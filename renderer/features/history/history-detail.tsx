@@ -12,6 +12,7 @@ import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
 import { ApprovalsSection } from './approvals-section.js';
+import { FoldersSection } from './folders-section.js';
 import { PackagesSection } from './packages-section.js';
 import { CodeBlock } from './code-block.js';
 import { describeExit, statusTone } from './describe-exit.js';
@@ -144,6 +145,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
         </>
       )}
       {d.packages && <PackagesSection packages={d.packages} />}
+      {d.folders?.length > 0 && <FoldersSection folders={d.folders} />}
       {d.approvals.length > 0 && <ApprovalsSection approvals={d.approvals} />}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
       {d.toolCallsDropped ? (

@@ -4,6 +4,7 @@ import { useLiveStore } from '../../stores/live-store.js';
 import { useSettingsStore } from '../../stores/settings-store.js';
 import type { SettingsView } from '../../../shared/contract.js';
 import { FlagsPreview } from './flags-preview.js';
+import { FoldersCard } from './folders-card.js';
 import { LimitsFields } from './limits-fields.js';
 import { useLimitsForm } from './use-limits-form.js';
 import './limits.css';
@@ -34,7 +35,11 @@ function LimitsEditor({ view }: { view: SettingsView }) {
         </div>
       )}
       <div className="limits-grid">
-        <LimitsFields form={form} images={[view.settings.image, view.defaults.image]} />
+        <div className="limits-form">
+          <LimitsFields form={form} images={[view.settings.image, view.defaults.image]} />
+          {/* Its own Save (through the desktop's confirmation): folders are not limits. */}
+          <FoldersCard key={JSON.stringify(view.settings.folders)} view={view} />
+        </div>
         <aside className="limits-aside">
           <FlagsPreview draftLimits={form.validLimits} currentLimits={view.settings.limits} />
           <p className="muted small file-note">

@@ -184,6 +184,7 @@ export class HistoryBackend {
       refusedArtifacts: [],
       packages: null,
       approvals: [],
+      folders: [],
     };
   }
 

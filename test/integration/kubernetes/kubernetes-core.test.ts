@@ -12,6 +12,7 @@ import { FAKE_TOKEN, FakeKubeApi } from './fake-api-server.js';
 describe('runtime "kubernetes" in settings', () => {
   const api = new FakeKubeApi();
   const home = mkdtempSync(path.join(tmpdir(), 'sandbar-kube-core-'));
+  const folder = mkdtempSync(path.join(tmpdir(), 'sandbar-kube-folder-'));
   let core: SandbarCore;
 
   beforeAll(async () => {
@@ -25,6 +26,7 @@ describe('runtime "kubernetes" in settings', () => {
     ].join('\n'));
     writeFileSync(path.join(home, 'settings.json'), JSON.stringify({
       runtime: 'kubernetes', kubeconfig, kubernetesNamespace: 'team-a', kubernetesRuntimeClass: 'gvisor', poolSize: 0, image: sandbox.image, seccomp: 'runtime-default',
+      folders: [{ name: 'data', path: folder }],
     }));
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, SANDBAR_HOME: home };
     core = createCore({ env });
@@ -34,6 +36,7 @@ describe('runtime "kubernetes" in settings', () => {
     await core?.dispose();
     await api.stop();
     rmSync(home, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('runs in a pod in the configured namespace with the RuntimeClass, and health says which cluster', async () => {
@@ -48,6 +51,11 @@ describe('runtime "kubernetes" in settings', () => {
     expect(report.runtime).toMatchObject({ name: 'kubernetes', path: `http://127.0.0.1:${api.port}`, ociRuntime: 'RuntimeClass gvisor', storageDriver: 'namespace team-a' });
     expect(report.capabilities?.isolation).toBe('runsc');
     expect(report.capabilities?.backend).toBe('kubernetes');
+    // A pod cannot see this computer's folders: refused with the backend's reason, never in the pod.
+    expect(report.checks.find((c) => c.id === 'folders')).toMatchObject({ status: 'warn', detail: expect.stringContaining('data') });
+    expect(report.checks.find((c) => c.id === 'folders')?.detail).toContain('cannot be mounted on Kubernetes: a pod runs on a cluster node');
+    expect(JSON.stringify(pod.spec)).not.toContain(folder);
+    expect(r.folders).toBeUndefined();
   });
 
   it.skipIf(!sandbox.available)('switches back to the container runtime live when the setting changes', async () => {

@@ -3,7 +3,8 @@
 // marker. And the other bad inputs of that review: a 3,000-deep patch, NUL in a search, escape sequences
 // in recorded code printed by `sandbar history`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox } from '../helpers.js';
@@ -63,6 +64,13 @@ describe.skipIf(!sandbox.available)('least privilege: nothing over HTTP changes 
   ])('refuses %s over HTTP with forbidden and writes nothing', async (field, patch) => {
     const answer = await s.api(s.panelToken(), 'settings.update', { patch });
     expect(answer.body).toMatchObject({ ok: false, error: { code: 'forbidden', fields: { [field]: expect.stringContaining('desktop app') } } });
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(settingsText);
+  });
+
+  it('refuses folders over HTTP with forbidden (a folder hands sandboxes this computer\'s files) and writes nothing', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'sandbar-http-folder-'));
+    const answer = await s.api(s.panelToken(), 'settings.update', { patch: { folders: [{ name: 'data', path: folder, writable: true }] } });
+    expect(answer.body).toMatchObject({ ok: false, error: { code: 'forbidden', fields: { folders: expect.stringContaining('desktop app') } } });
     expect(readFileSync(settingsFile(), 'utf8')).toBe(settingsText);
   });
 

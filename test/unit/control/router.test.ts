@@ -25,6 +25,7 @@ function makeTable() {
     'settings.get': stub<'settings.get'>(),
     'settings.update': stub<'settings.update'>(),
     'settings.previewFlags': stub<'settings.previewFlags'>(),
+    'folders.pick': stub<'folders.pick'>(),
     'health.get': stub<'health.get'>(),
     'health.probe': stub<'health.probe'>(),
     'health.tiers': stub<'health.tiers'>(),

@@ -21,7 +21,7 @@ export const FAKE_FEATURES: BackendFeatures = {
   pause: true,
   packages: true,
   checkpoints: false,
-  folders: false,
+  folders: { readOnly: 'not on this backend', writable: 'not on this backend' },
   egress: false,
   lifetimeBackstop: true,
   limits: allLimitsEnforced(),

@@ -88,6 +88,14 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['artifactMaxBytes', { artifactMaxBytes: -1 }, 'must be at least 0 bytes'],
   ['preload.0', { preload: ['os; import x'] }, 'must be a module name such as pandas or matplotlib.pyplot'],
   ['preload', { preload: 'numpy' }, 'must be a list of module names'],
+  ['folders', { folders: '/data' }, 'must be a list of folders'],
+  ['folders.0.name', { folders: [{ name: 'Data', path: '/data' }] }, 'must be a name: lowercase letters'],
+  ['folders.0.name', { folders: [{ name: '-x', path: '/data' }] }, 'must be a name: lowercase letters'],
+  ['folders.0.path', { folders: [{ name: 'data', path: 'data' }] }, 'must be an absolute path to a folder on this computer'],
+  ['folders.0.path', { folders: [{ name: 'data', path: '/a,readonly=false' }] }, 'cannot contain a comma, colon, double quote or control character'],
+  ['folders.0.path', { folders: [{ name: 'data', path: '/a\nb' }] }, 'cannot contain a comma, colon, double quote or control character'],
+  ['folders.0.writable', { folders: [{ name: 'data', path: '/data', writable: 'yes' }] }, 'must be true or false'],
+  ['folders.1.name', { folders: [{ name: 'data', path: '/a' }, { name: 'data', path: '/b' }] }, 'the name data is used twice'],
   ['colour', { colour: 'blue' }, 'unknown setting'],
 ];
 

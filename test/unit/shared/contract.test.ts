@@ -62,6 +62,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'settings.update'>>().toEqualTypeOf<SettingsChange>();
     expectTypeOf<MethodArgs<'settings.previewFlags'>>().toEqualTypeOf<{ limits: Record<string, unknown> }>();
     expectTypeOf<MethodResult<'settings.previewFlags'>>().toEqualTypeOf<{ argv: string[] }>();
+    expectTypeOf<MethodArgs<'folders.pick'>>().toEqualTypeOf<None>();
+    expectTypeOf<MethodResult<'folders.pick'>>().toEqualTypeOf<{ path: string | null }>();
     expectTypeOf<MethodArgs<'health.get'>>().toEqualTypeOf<None>();
     expectTypeOf<MethodResult<'health.get'>>().toEqualTypeOf<HealthReport | null>();
     expectTypeOf<MethodArgs<'health.probe'>>().toEqualTypeOf<None>();
@@ -98,8 +100,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<MethodResult<'sessions.list'>>().toEqualTypeOf<SessionInfo[]>();
     expectTypeOf<MethodArgs<'sessions.close'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<MethodResult<'sessions.close'>>().toEqualTypeOf<{ closed: boolean }>();
-    // 32 methods, each pinned above.
-    expect(METHOD_NAMES).toHaveLength(32);
+    // 33 methods, each pinned above.
+    expect(METHOD_NAMES).toHaveLength(33);
   });
 
   it('pins every event payload', () => {

@@ -16,3 +16,13 @@ describe('hostExecDialog', () => {
     expect(dialog.buttons[CONFIRM_BUTTON]).toBe('Allow');
   });
 });
+
+describe('the folders confirmation', () => {
+  it('asks about what sandboxes will see, one folder a line, not about a command', () => {
+    const d = hostExecDialog([{ field: 'folders', command: 'folders: /home/me/data → /mnt/data (read-only); /home/me/out → /mnt/out (writable)' }]);
+    expect(d.message).toBe('Let every sandbox see these folders?');
+    expect(d.detail).toContain('folders:\n    /home/me/data → /mnt/data (read-only)\n    /home/me/out → /mnt/out (writable)');
+    expect(d.detail).toContain('change or delete what is in a writable one');
+    expect(d.defaultId).toBe(0);
+  });
+});

@@ -51,6 +51,7 @@ export function detailOf(item: HistoryItem): HistoryDetail {
     refusedArtifacts: [],
     packages: null,
     approvals: [],
+    folders: [],
   };
 }
 
