@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, ListResourcesResultSchema, ListToolsResultSchema, ReadResourceResultSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ListResourcesResultSchema, ListToolsResultSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox } from '../helpers.js';
 import {
@@ -80,7 +80,7 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       expect(call.content).toHaveLength(1);
     });
 
-    it('tools/call of a Matplotlib plot shows a type "image" block, and resources/read in a later process returns its bytes', async () => {
+    it('tools/call of a Matplotlib plot shows a type "image" block, and a later process (another caller) cannot read its artifacts', async () => {
       const code = "import os; os.makedirs('/workspace/out', exist_ok=True); open('/workspace/out/n.txt', 'w').write('1'); " +
         "import matplotlib.pyplot as plt; plt.plot([1,2]); plt.title('Sales'); plt.show()";
       const result = await inspector([...launch(), '--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', `code=${code}`], baseEnv());
@@ -92,11 +92,14 @@ describe.skipIf(!sandbox.available)('real third-party MCP clients against the bu
       expect(image.mimeType).toBe('image/png');
       expect(Buffer.from(image.data, 'base64').subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
       expect((call.content[1] as { text: string }).text).toMatch(/^figure 1: 'Sales', \d+×\d+\nfile out\/n\.txt/);
-      // The link names the run; a new server process over the same home serves its figure from history.
+      // The link names the run. A new server process over the same home is another stdio connection, so
+      // another caller: it gets the error of a run that does not exist (artifacts belong to their caller).
       const link = call.content[3] as { uri: string };
       const figureUri = link.uri.replace(/out\/n\.txt$/, 'figure-1.png');
-      const read = ReadResourceResultSchema.parse(inspectorJson(await inspector([...launch(), '--method', 'resources/read', '--uri', figureUri], baseEnv())));
-      expect(read.contents).toEqual([{ uri: figureUri, mimeType: 'image/png', blob: image.data }]);
+      const read = await inspector([...launch(), '--method', 'resources/read', '--uri', figureUri], baseEnv());
+      expect(read.code).not.toBe(0);
+      expect(read.stdout + read.stderr).toContain('Unknown artifact');
+      expect(read.stdout + read.stderr).not.toContain(image.data.slice(0, 64));
     });
 
     it('resources/list shows exactly the capabilities resource and the run view', async () => {
