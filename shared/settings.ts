@@ -2,6 +2,7 @@
 // Every field carries a message a person can act on; `settingsIssueMessage` fills the rest (limits' types).
 import { z } from 'zod';
 import { TOOL_POLICIES } from './approvals.js';
+import { EgressSchema, SecretsSchema } from './egress-settings.js';
 import { ImageReferenceSchema } from './image-ref.js';
 import { formatBytes, LimitsSchema } from './limits.js';
 import { McpServersSchema } from './server-entry.js';
@@ -148,6 +149,21 @@ export const SettingsSchema = z.object({
   sessionMaxSec: wholeNumber(60, 7 * 24 * 3600, seconds).default(3600),
   /** Sessions live at once (each holds a paused sandbox); one more is refused, listing the caller's own. 0 turns sessions off. */
   maxSessions: wholeNumber(0, 16).default(2),
+  /** Hosts sandboxed code may reach through the host's proxy (shared/egress.ts); empty allow: no way out. */
+  egress: EgressSchema.default({ allow: [], deny: [] }),
+  /** Credentials the host adds to requests for their hosts; the sandbox sees a placeholder. Host-affecting. */
+  secrets: SecretsSchema.default({}),
+  /** A PEM file of CAs trusted for upstreams besides the system's (a company proxy, a test CA). Host-affecting. */
+  egressCaFile: z
+    .string({ error: 'must be an absolute path to a PEM file (null: the system CAs only)' })
+    .trim()
+    .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path to a PEM file (null: the system CAs only)')
+    .nullable()
+    .default(null),
+  /** Bytes one run may send and receive through the egress proxy, both ways together. */
+  egressMaxBytes: wholeNumber(1024 * 1024, 16 * 1024 * 1024 * 1024, bytes).default(256 * 1024 * 1024),
+  /** Connections one run may open through the egress proxy (in all; at most 32 at once). */
+  egressMaxConnections: wholeNumber(1, 10_000).default(256),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });
