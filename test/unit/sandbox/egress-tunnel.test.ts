@@ -4,7 +4,7 @@
 // refused one connection at a time; a sandbox outrunning its upstream loses the connection, not host memory.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EgressBudget } from '../../../electron/egress/egress-budget.js';
 import { EgressPolicy } from '../../../electron/egress/egress-policy.js';
