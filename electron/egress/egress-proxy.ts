@@ -5,9 +5,11 @@
 // 403 whose body begins `sandbar: egress refused:`. A secret's header is added here, only for its hosts.
 import http from 'node:http';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { recordedPath, refusalBody, type EgressRecord } from '../../shared/egress-audit.js';
 import { EGRESS_IDLE_MS, type EgressBudget, type Lease } from './egress-budget.js';
+import { forward, forwardable } from './egress-forward.js';
 import type { EgressPolicy, Resolver } from './egress-policy.js';
 import { mayInjectOverPlainHttp, secretFor, withSecretHeader, type ResolvedSecret } from './egress-secrets.js';
 
@@ -17,15 +19,10 @@ export interface EgressProxyOptions {
   secrets: readonly ResolvedSecret[];
   resolve: Resolver;
   idleMs?: number;
-}
-
-// Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never forwarded either way.
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
-function forwardable(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(headers)) if (value !== undefined && !HOP.has(key.toLowerCase())) out[key] = value;
-  return out;
+  /** Signs a leaf per host, so HTTPS to a host with a secret can be terminated here (egress-ca.ts). Absent: no interception. */
+  ca?: { contextFor(host: string): Promise<tls.SecureContext> };
+  /** CAs an intercepted upstream is verified against: the system's plus `egressCaFile` (default: the system's). */
+  upstreamCa?: readonly string[];
 }
 
 /** HOST:PORT of a CONNECT target or an absolute URL; IPv6 without its brackets. */
@@ -101,38 +98,11 @@ export class EgressProxy {
     const inject = secret !== undefined && mayInjectOverPlainHttp(address);
     const headers = forwardable(req.headers);
     const record: EgressRecord = { host, port: where.port, decision: 'allowed', bytesOut: 0, bytesIn: 0, method, path: recordedPath(path), ...(inject ? { secret: secret.name } : {}) };
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    const to = { host, port: where.port, address, ...(this.#options.idleMs ? { idleMs: this.#options.idleMs } : {}) };
+    forward(req, res, to, { path, headers: inject ? withSecretHeader(headers, secret) : headers }, lease, record, (done) => {
       lease.release();
-      this.#options.budget.record({ ...record, bytesOut: lease.bytesOut, bytesIn: lease.bytesIn });
-    };
-    const upstream = http.request({ host: address, port: where.port, method, path, headers: inject ? withSecretHeader(headers, secret) : headers, setHost: false, agent: false });
-    upstream.setTimeout(this.#options.idleMs ?? EGRESS_IDLE_MS, () => upstream.destroy(new Error('idle')));
-    req.on('data', (chunk: Buffer) => {
-      if (!lease.add('out', chunk.length)) upstream.destroy(new Error('budget'));
+      this.#options.budget.record(done);
     });
-    req.pipe(upstream);
-    upstream.on('response', (upRes) => {
-      record.status = upRes.statusCode;
-      res.writeHead(upRes.statusCode ?? 502, forwardable(upRes.headers));
-      upRes.on('data', (chunk: Buffer) => {
-        if (!lease.add('in', chunk.length)) {
-          upstream.destroy();
-          res.destroy();
-        }
-      });
-      upRes.pipe(res);
-      upRes.on('end', finish);
-      upRes.on('error', finish);
-    });
-    upstream.on('error', (err) => {
-      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain', Connection: 'close' }).end(`sandbar: egress: ${host}:${where.port} did not answer (${err.message === 'budget' ? "the run's egress bytes are spent" : 'connection failed'})\n`);
-      else res.destroy();
-      finish();
-    });
-    res.on('close', finish);
   }
 
   async #connect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -148,6 +118,8 @@ export class EgressProxy {
       return;
     }
     const { lease, address, host } = admitted;
+    const secret = secretFor(this.#options.secrets, host, where.port);
+    if (secret && this.#options.ca) return this.#intercept(client, head, { host, port: where.port, address }, lease, secret);
     let done = false;
     const upstream = net.connect({ host: address, port: where.port });
     const finish = () => {
@@ -185,5 +157,49 @@ export class EgressProxy {
     upstream.once('close', finish);
     client.once('close', finish);
     client.on('error', finish);
+  }
+
+  /**
+   * HTTPS to a host with a secret: the proxy answers the CONNECT, presents a leaf from the instance's CA
+   * (which the sandbox trusts), and forwards each request over verified TLS with the secret's header. Hosts
+   * without a secret never come here: they are tunnelled, their TLS untouched.
+   */
+  async #intercept(client: Duplex, head: Buffer, to: { host: string; port: number; address: string }, lease: Lease, secret: ResolvedSecret): Promise<void> {
+    let context: tls.SecureContext;
+    try {
+      context = await this.#options.ca!.contextFor(to.host);
+    } catch {
+      lease.release();
+      client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) client.unshift(head);
+    const secure = new tls.TLSSocket(client, { isServer: true, secureContext: context });
+    const inner = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 30_000 });
+    const upstream = { ...to, tlsCa: this.#options.upstreamCa ?? tls.rootCertificates, ...(this.#options.idleMs ? { idleMs: this.#options.idleMs } : {}) };
+    // The Host the upstream sees is the one the CONNECT was checked for, whatever the code wrote.
+    const hostHeader = to.port === 443 ? to.host : `${to.host.includes(':') ? `[${to.host}]` : to.host}:${to.port}`;
+    inner.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const path = req.url?.startsWith('/') ? req.url : '/';
+      const record: EgressRecord = { host: to.host, port: to.port, decision: 'allowed', bytesOut: 0, bytesIn: 0, method: req.method ?? 'GET', path: recordedPath(path), secret: secret.name };
+      const headers = { ...withSecretHeader(forwardable(req.headers), secret), host: hostHeader };
+      forward(req, res, upstream, { path, headers }, lease, record, (done) => this.#options.budget.record(done));
+    });
+    inner.on('clientError', (_err, socket: Duplex) => socket.destroy());
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      lease.release();
+      secure.destroy();
+      client.destroy();
+    };
+    secure.on('error', release);
+    secure.on('close', release);
+    client.on('error', release);
+    client.on('close', release);
+    secure.setTimeout(this.#options.idleMs ?? EGRESS_IDLE_MS, release);
+    inner.emit('connection', secure);
   }
 }
