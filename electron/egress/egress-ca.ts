@@ -16,7 +16,11 @@ const KEY_FILE = 'egress-ca-key.pem';
 const MAX_LEAVES = 256;
 const DAY_MS = 24 * 3600 * 1000;
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+
+// Node's WebCrypto is the DOM `Crypto` the library types name (absent from the Node-only build's libs).
+x509.cryptoProvider.set(webcrypto as never);
 
 const pem = (label: string, der: ArrayBuffer) =>
   `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END ${label}-----\n`;
