@@ -16,7 +16,7 @@ const electronOnly = {
 // (no-restricted-imports sees only static imports), through no-restricted-syntax.
 const composition = ['core', 'sandbar-app', 'cli', 'main', 'backend-choice'];
 const surfaces = ['mcp', 'control', 'cli', 'http', 'shell'];
-const services = ['proxy', 'sessions', 'packages', 'history', 'health', 'clients'];
+const services = ['proxy', 'sessions', 'packages', 'history', 'health', 'clients', 'egress'];
 const everyRoom = [...surfaces, 'runs', ...services, 'sandbox', 'settings'];
 const helpers = ['logger', 'log-file', 'asset-path', 'package-info', 'instance-file', 'loopback-http', 'lean-heap'];
 const up = (n) => (n === 'any' ? '(\\.\\.\\/)+' : n === 0 ? '\\.\\/' : '(\\.\\.\\/)'.repeat(n));
@@ -47,7 +47,7 @@ function room(files, forbidden, { mayCallSubmit = false, ownBackend = false } = 
     },
   };
 }
-const notRooms = ['health', 'settings', 'runs', 'sessions', 'packages', 'proxy', 'history', 'mcp', 'control', 'clients', ...surfaces];
+const notRooms = ['health', 'settings', 'runs', 'sessions', 'packages', 'proxy', 'history', 'mcp', 'control', 'clients', 'egress', ...surfaces];
 const sandboxMessage = 'sandbox/ is the engine and its backends: it imports none of the rooms above it (shared/ and its own files only).';
 const wingMessage = 'A backend wing imports the top of sandbox/, run/ and agent/, never another backend.';
 const serviceMessage = (name) => `${name}/ is a service under runs/: it imports no surface (MCP, control, CLI, HTTP, shell), not runs/, and no composition file.`;

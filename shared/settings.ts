@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TOOL_POLICIES } from './approvals.js';
 import { FoldersSchema } from './folders.js';
+import { EgressSchema, SecretsSchema } from './egress-settings.js';
 import { ImageReferenceSchema } from './image-ref.js';
 import { formatBytes, LimitsSchema } from './limits.js';
 import { McpServersSchema } from './server-entry.js';
@@ -154,6 +155,21 @@ export const SettingsSchema = z.object({
    * Host-affecting: set in the settings file or through the desktop's confirmation, never over HTTP.
    */
   folders: FoldersSchema.default([]),
+  /** Hosts sandboxed code may reach through the host's proxy (shared/egress.ts); empty allow: no way out. */
+  egress: EgressSchema.default({ allow: [], deny: [] }),
+  /** Credentials the host adds to requests for their hosts; the sandbox sees a placeholder. Host-affecting. */
+  secrets: SecretsSchema.default({}),
+  /** A PEM file of CAs trusted for upstreams besides the system's (a company proxy, a test CA). Host-affecting. */
+  egressCaFile: z
+    .string({ error: 'must be an absolute path to a PEM file (null: the system CAs only)' })
+    .trim()
+    .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path to a PEM file (null: the system CAs only)')
+    .nullable()
+    .default(null),
+  /** Bytes one run may send and receive through the egress proxy, both ways together. */
+  egressMaxBytes: wholeNumber(1024 * 1024, 16 * 1024 * 1024 * 1024, bytes).default(256 * 1024 * 1024),
+  /** Connections one run may open through the egress proxy (in all; at most 32 at once). */
+  egressMaxConnections: wholeNumber(1, 10_000).default(256),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });

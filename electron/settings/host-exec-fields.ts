@@ -2,7 +2,9 @@
 // runtime binary, the OCI runtime, the seccomp profile, the kubeconfig (its credential plugins run), and the
 // two that choose which configs' servers are loaded (importClients, allowSelfServer: the servers those
 // configs name run as the person). A settings patch is checked against them before it is applied, so the
-// control API can refuse them over HTTP and the desktop can ask the person first.
+// control API can refuse them over HTTP and the desktop can ask the person first. Egress's `secrets` (which
+// credential leaves the computer, for which host) and `egressCaFile` (which upstream certificates are trusted)
+// are held to the same rule: a token holder must not be able to send a credential to a host of its choice.
 import { isDeepStrictEqual } from 'node:util';
 import { escapeInvisible } from '../../shared/display-text.js';
 import type { ServerConfig } from '../../shared/proxy.js';
@@ -12,7 +14,7 @@ import { foldersChange } from './folder-change.js';
 import { isPlainObject } from './settings-patch.js';
 
 /** A kubeconfig may name an `exec` credential plugin: choosing the file chooses a program to run. */
-export const HOST_EXEC_FIELDS = ['runtime', 'ociRuntime', 'seccomp', 'kubeconfig'] as const;
+export const HOST_EXEC_FIELDS = ['runtime', 'ociRuntime', 'seccomp', 'kubeconfig', 'egressCaFile'] as const;
 /** Settings that bring in other configs' servers: adding a client, or letting Sandbar's own entries through. */
 export const SERVER_SOURCE_FIELDS = ['importClients', 'allowSelfServer'] as const;
 
@@ -44,6 +46,15 @@ export function describeServerEntry(entry: unknown): string {
   // Headers are shown like env: a person sees what is sent, credentials masked.
   const headers = isPlainObject(entry.headers) ? describeEnv(entry.headers, quote).assignments : [];
   return `HTTP server ${quote(String(url))}${headers.length > 0 ? ` with headers ${headers.join(' ')}` : ''}`;
+}
+
+/** A secret as where it comes from and where it goes; a typed-in value is never shown. */
+export function describeSecretEntry(name: string, entry: unknown): string {
+  if (!isPlainObject(entry)) return `secret ${quote(name)}: ${escapeInvisible(JSON.stringify(entry) ?? String(entry))}`;
+  const from = typeof entry.env === 'string' ? `the variable ${quote(entry.env)}` : typeof entry.file === 'string' ? `the file ${quote(entry.file)}` : 'a typed-in value (hidden)';
+  const hosts = Array.isArray(entry.hosts) ? entry.hosts.map((h) => quote(String(h))).join(', ') : '(no hosts)';
+  const header = typeof entry.header === 'string' ? entry.header.slice(0, entry.header.indexOf(':')) : 'Authorization';
+  return `secret ${quote(name)} from ${from}, sent in the ${quote(header)} header to ${hosts}`;
 }
 
 /** The loader and path variables an entry sets, in words (none: no notes). */
@@ -95,6 +106,14 @@ export function hostExecChanges(
     for (const [name, entry] of Object.entries(servers)) {
       if (entry === null || isDeepStrictEqual(entry, before[name])) continue;
       changes.push({ field: `mcpServers.${name}`, command: describeServerEntry(entry), ...entryNotes(entry) });
+    }
+  }
+  const secrets = patch.secrets;
+  if (isPlainObject(secrets)) {
+    const before = isPlainObject(current.secrets) ? current.secrets : {};
+    for (const [name, entry] of Object.entries(secrets)) {
+      if (entry === null || isDeepStrictEqual(entry, before[name])) continue;
+      changes.push({ field: `secrets.${name}`, command: describeSecretEntry(name, entry) });
     }
   }
   const widened = widensSources(current, patch);

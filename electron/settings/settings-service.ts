@@ -1,7 +1,10 @@
 // The settings the whole app runs with: defaults < settings file < environment < command-line flags.
-// The panel edits the file layer only; values set by a variable or a flag are shown as locked.
+// The panel edits the file layer only; values set by a variable or a flag are shown as locked. Only get()
+// carries secrets' typed-in values: every view and change that leaves here has them masked (SECRET_MASK),
+// and a patch that sends the mask back keeps the stored value.
 import { isDeepStrictEqual } from 'node:util';
 import type { SettingsChange, SettingsView } from '../../shared/contract.js';
+import { maskSecrets, SECRET_MASK } from '../../shared/egress-settings.js';
 import { AppError, errorMessage } from '../../shared/errors.js';
 import { describeFieldErrors, settingsFieldErrors } from '../../shared/settings-errors.js';
 import { DEFAULT_SETTINGS, parseSettings, SettingsSchema, type Settings } from '../../shared/settings.js';
@@ -50,6 +53,32 @@ function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
   return new AppError('forbidden', `${names} decide${changes.length === 1 ? 's' : ''} what runs on this computer and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm the exact command).`, { fields });
 }
 
+/** Settings as a person or the panel may see them: secrets' typed-in values masked. */
+function shown(settings: Settings): Settings {
+  return { ...structuredClone(settings), secrets: maskSecrets(settings.secrets) };
+}
+
+/** A secret sent back with the mask (a whole form saved) keeps the file's value; the mask alone is never stored. */
+function keepMaskedSecrets(patch: Record<string, unknown>, file: Record<string, unknown>): Record<string, unknown> {
+  if (!isPlainObject(patch) || !isPlainObject(patch.secrets)) return patch;
+  const stored = isPlainObject(file.secrets) ? file.secrets : {};
+  const secrets: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(patch.secrets)) {
+    if (!isPlainObject(entry) || entry.value !== SECRET_MASK) {
+      secrets[name] = entry;
+      continue;
+    }
+    const before = stored[name];
+    if (!isPlainObject(before) || typeof before.value !== 'string') {
+      throw new AppError('invalid_config', `Some settings are not valid: secrets.${name}.value: type the secret itself (${SECRET_MASK} stands for a value already saved)`, {
+        fields: { [`secrets.${name}.value`]: `type the secret itself (${SECRET_MASK} stands for a value already saved)` },
+      });
+    }
+    secrets[name] = { ...entry, value: before.value };
+  }
+  return { ...patch, secrets };
+}
+
 export class SettingsService {
   readonly warnings: string[];
   readonly #store: SettingsStore;
@@ -77,7 +106,7 @@ export class SettingsService {
     const loaded = this.#load();
     const locked = lockedPaths(loaded.above);
     return {
-      settings: structuredClone(loaded.settings),
+      settings: shown(loaded.settings),
       defaults: structuredClone(DEFAULT_SETTINGS),
       locked: [...locked].sort(([a], [b]) => a.localeCompare(b)).map(([dotted, source]) => ({ path: dotted, source })),
       file: this.#store.path,
@@ -100,7 +129,7 @@ export class SettingsService {
     const settings = plan.settings;
     const before = this.#load();
     this.#loaded = { settings, above: before.above };
-    const change: SettingsChange = { settings: structuredClone(settings), changed: changedPaths(before.settings, settings, SettingsSchema) };
+    const change: SettingsChange = { settings: shown(settings), changed: changedPaths(before.settings, settings, SettingsSchema) };
     if (change.changed.length > 0) this.#emit(change);
     return change;
   }
@@ -112,6 +141,7 @@ export class SettingsService {
 
   #plan(patch: Record<string, unknown>): { file: Record<string, unknown>; nextFile: Record<string, unknown>; settings: Settings; hostExec: HostExecChange[] } {
     if (!isPlainObject(patch)) throw new AppError('invalid_request', 'A settings update must be an object of settings.');
+    patch = keepMaskedSecrets(patch, this.#readFile());
     const bounds = patchBoundsProblem(patch);
     if (bounds) throw new AppError('invalid_config', `The settings update was refused: ${bounds}.`, { fields: { '(update)': bounds } });
     const before = this.#load();

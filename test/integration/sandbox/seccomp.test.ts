@@ -89,6 +89,9 @@ def square(x):
     return x * x
 with multiprocessing.Pool(2) as pool:
     out['pool'] = pool.map(square, [1, 2, 3])
+import ssl
+out['tls_context'] = ssl.create_default_context().verify_mode == ssl.CERT_REQUIRED
+out['getrandom'] = len(os.getrandom(16))
 print(json.dumps(out))
 `);
     expect(lastJson(r)).toEqual({
@@ -99,6 +102,8 @@ print(json.dumps(out))
       asyncio: [0, 1, 2],
       subprocess: '42',
       pool: [1, 4, 9],
+      tls_context: true,
+      getrandom: 16,
     });
   });
 

@@ -30,7 +30,7 @@ const wrong: [string, string, string][] = [
   ['electron/runs/probe.ts', '../core.js', 'runs/ is the use case'],
   ['electron/mcp/probe.ts', '../core.js', 'mcp/ is a surface'],
   ['electron/mcp/probe.ts', '../sandbar-app.js', 'mcp/ is a surface'],
-  ...['health', 'settings', 'runs', 'sessions', 'packages', 'proxy', 'history', 'mcp', 'control'].map(
+  ...['health', 'settings', 'runs', 'sessions', 'packages', 'proxy', 'history', 'mcp', 'control', 'egress'].map(
     (r): [string, string, string] => ['electron/sandbox/engine-probe.ts', `../${r}/x.js`, 'sandbox/ is the engine'],
   ),
   ['electron/sandbox/cli/probe.ts', '../../settings/settings-store.js', 'sandbox/ is the engine'],
@@ -47,7 +47,7 @@ const wrong: [string, string, string][] = [
   ['electron/shell/probe.ts', '../mcp/caller.js', 'shell/'],
   ['electron/cli/probe.ts', '../main.js', 'cli/'],
   ['electron/cli/probe.ts', '../shell/tray-model.js', 'cli/'],
-  ...['proxy', 'sessions', 'packages', 'history', 'health', 'clients'].flatMap((r): [string, string, string][] => [
+  ...['proxy', 'sessions', 'packages', 'history', 'health', 'clients', 'egress'].flatMap((r): [string, string, string][] => [
     [`electron/${r}/probe.ts`, '../runs/run-service.js', `${r}/ is a service`],
     [`electron/${r}/probe.ts`, '../control/panel-runs.js', `${r}/ is a service`],
     [`electron/${r}/probe.ts`, '../core.js', `${r}/ is a service`],

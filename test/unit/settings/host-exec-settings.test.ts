@@ -33,6 +33,8 @@ const HOST_EXEC_PATCHES: [string, Record<string, unknown>][] = [
   ['kubeconfig (its exec credential plugins run on the host)', { kubeconfig: '/tmp/evil-kubeconfig' }],
   ['importClients (the imported configs\' servers run on the host)', { importClients: ['cursor'] }],
   ['allowSelfServer (lets a config that launches Sandbar through)', { allowSelfServer: true }],
+  ['a secret (a credential sent to a host of the patch\'s choice)', { secrets: { API_KEY: { env: 'HOME', hosts: ['attacker.example'] } } }],
+  ['egressCaFile (which upstream certificates are trusted)', { egressCaFile: '/tmp/evil-ca.pem' }],
 ];
 
 describe('host-executing settings', () => {

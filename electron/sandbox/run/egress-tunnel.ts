@@ -1,0 +1,148 @@
+// The host's end of egress over the agent's channel: the sandbox has no network, so each connection code
+// makes to the in-container proxy address travels as frames (`egress_open`, `egress_data` with base64,
+// `egress_end`, `egress_close`, each with the connection's id) and becomes a stream here, handed to the
+// run's egress gateway (egress/egress-proxy.ts, behind this port). Frames, open streams and buffered bytes
+// are bounded per run, so a sandbox writing frames by hand ends as protocol abuse, never as host memory.
+import { Duplex } from 'node:stream';
+
+/** Where connections go (the run's egress proxy). */
+export interface EgressGateway {
+  accept(stream: Duplex): void;
+  close(): void;
+}
+
+export type EgressFrame =
+  | { type: 'egress_open'; id: number }
+  | { type: 'egress_data'; id: number; data: string }
+  | { type: 'egress_end'; id: number }
+  | { type: 'egress_close'; id: number };
+
+export const EGRESS_FRAME_TYPES: ReadonlySet<string> = new Set(['egress_open', 'egress_data', 'egress_end', 'egress_close']);
+
+/** Bytes of one data frame's payload, before base64 (both directions). */
+export const EGRESS_CHUNK_BYTES = 48 * 1024;
+/** Streams open at once (the proxy's budget allows fewer connections; this bounds streams not yet parsed). */
+export const MAX_OPEN_STREAMS = 64;
+/** Bytes from the sandbox waiting for a slow upstream before the connection is cut. */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface TunnelLimits {
+  /** Frames the sandbox may send in the run (past it: protocol abuse). */
+  maxFrames: number;
+}
+
+/** Frames for a run that may move `maxBytes` through at most `maxConnections` connections: twice what a well-behaved agent sends. */
+export function tunnelLimits(maxBytes: number, maxConnections: number): TunnelLimits {
+  return { maxFrames: 2 * (Math.ceil(maxBytes / EGRESS_CHUNK_BYTES) + 4 * maxConnections) + 64 };
+}
+
+class TunnelStream extends Duplex {
+  peerClosed = false;
+  inputEnded = false;
+
+  constructor(
+    readonly id: number,
+    private readonly send: (frame: EgressFrame) => void,
+  ) {
+    super({ allowHalfOpen: true });
+  }
+
+  override _read(): void {
+    // Push-based: data arrives as frames; the buffer is bounded by the tunnel (MAX_BUFFERED_BYTES).
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    for (let at = 0; at < chunk.length; at += EGRESS_CHUNK_BYTES) {
+      this.send({ type: 'egress_data', id: this.id, data: chunk.subarray(at, at + EGRESS_CHUNK_BYTES).toString('base64') });
+    }
+    done();
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    this.send({ type: 'egress_end', id: this.id });
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    if (!this.peerClosed) this.send({ type: 'egress_close', id: this.id });
+    done(error);
+  }
+}
+
+export class EgressTunnel {
+  readonly #streams = new Map<number, TunnelStream>();
+  #frames = 0;
+  #closed = false;
+
+  constructor(
+    private readonly gateway: EgressGateway,
+    private readonly send: (frame: EgressFrame) => void,
+    private readonly limits: TunnelLimits,
+  ) {}
+
+  /** One frame from the sandbox. Null while within bounds; else why the run must end (protocol abuse). */
+  receive(frame: Record<string, unknown>): string | null {
+    if (this.#closed) return null;
+    this.#frames += 1;
+    if (this.#frames > this.limits.maxFrames) return `the sandbox sent more egress frames than a run may (at most ${this.limits.maxFrames})`;
+    const id = frame.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) return 'an egress frame without a valid connection id';
+    const stream = this.#streams.get(id);
+    switch (frame.type) {
+      case 'egress_open': {
+        if (stream) return `egress connection ${id} was opened twice`;
+        if (this.#streams.size >= MAX_OPEN_STREAMS) {
+          // Not abuse (a burst of connections): this one is refused, the run goes on.
+          this.send({ type: 'egress_close', id });
+          return null;
+        }
+        const created = new TunnelStream(id, this.send);
+        created.on('error', () => {}); // the proxy handles a cut connection; an unheard error must not end the app
+        created.once('close', () => this.#streams.delete(id));
+        this.#streams.set(id, created);
+        this.gateway.accept(created);
+        return null;
+      }
+      case 'egress_data': {
+        if (typeof frame.data !== 'string' || frame.data.length > Math.ceil(EGRESS_CHUNK_BYTES / 3) * 4) return 'an egress data frame that is not base64 of at most one chunk';
+        if (!stream || stream.destroyed || stream.inputEnded) return null; // closed in the meantime: dropped
+        const bytes = Buffer.from(frame.data, 'base64');
+        if (stream.readableLength + bytes.length > MAX_BUFFERED_BYTES) {
+          stream.destroy();
+          return null;
+        }
+        stream.push(bytes);
+        return null;
+      }
+      case 'egress_end':
+        if (stream && !stream.inputEnded) {
+          stream.inputEnded = true;
+          stream.push(null);
+        }
+        return null;
+      case 'egress_close':
+        if (stream) {
+          stream.peerClosed = true;
+          stream.destroy();
+        }
+        return null;
+      default:
+        return `an unknown egress frame type`;
+    }
+  }
+
+  get open(): number {
+    return this.#streams.size;
+  }
+
+  /** The run ended: every stream and the gateway go. */
+  close(): void {
+    this.#closed = true;
+    for (const stream of this.#streams.values()) {
+      stream.peerClosed = true;
+      stream.destroy();
+    }
+    this.#streams.clear();
+    this.gateway.close();
+  }
+}
