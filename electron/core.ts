@@ -241,6 +241,7 @@ export function createCore(options: {
     history: () => history.health(),
     settingsWarnings: () => settingsService.warnings,
     folders: () => fitFolders(engine.backend.features, judged),
+    egress: () => settingsService.get(),
     packages: async () => ({
       index: settingsService.get().packageIndex,
       usage: await packageManager.store.usage().catch(() => null),

@@ -45,3 +45,20 @@ export function foldersCheck(plan: FolderPlan): HealthCheck | null {
   const refused = plan.refused.map((r) => `${r.name} (${r.path}) ${r.reason}`).join('; ');
   return { ...base, status: 'warn', detail: `Refused, not mounted: ${refused}. ${shown}`, hint: 'Choose another folder for each refused one in the settings (Limits › Folders), or remove it.' };
 }
+
+/**
+ * Egress rules and secrets can be saved, but no run uses them yet (the in-sandbox end of the tunnel is not
+ * built): every sandbox still has no network. Said in Health so nobody waits for a host that will not answer.
+ */
+export function egressCheck(settings: { egress: { allow: readonly unknown[] }; secrets: Readonly<Record<string, unknown>> }): HealthCheck | null {
+  const rules = settings.egress.allow.length;
+  const secrets = Object.keys(settings.secrets).length;
+  if (rules === 0 && secrets === 0) return null;
+  return {
+    id: 'egress',
+    label: 'Egress',
+    status: 'warn',
+    detail: `${rules} allow rule(s) and ${secrets} secret(s) are saved but not used yet: this version runs every sandbox with no network.`,
+    hint: 'Nothing to do; a later version carries allowed requests through the host. Until then, code that needs a host cannot reach it.',
+  };
+}

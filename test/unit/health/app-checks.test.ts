@@ -1,6 +1,6 @@
 // Health's app rows (health/app-checks.ts): history, settings warnings and the like as checks, never deciding whether code can run.
 import { describe, expect, it } from 'vitest';
-import { historyCheck, settingsChecks } from '../../../electron/health/app-checks.js';
+import { egressCheck, historyCheck, settingsChecks } from '../../../electron/health/app-checks.js';
 import { withChecks } from '../../../electron/health/with-checks.js';
 import type { HealthReport } from '../../../shared/health.js';
 
@@ -23,5 +23,12 @@ describe('app health checks', () => {
     const merged = withChecks(report, [historyCheck({ ...healthy, available: false, error: 'x' }), ...settingsChecks(['w'])]);
     expect(merged.ok).toBe(true);
     expect(merged.checks.map((c) => c.id)).toEqual(['history', 'settings.0']);
+  });
+
+  it('says saved egress rules and secrets are not used yet (every sandbox still has no network), and is absent without them', () => {
+    expect(egressCheck({ egress: { allow: [] }, secrets: {} })).toBeNull();
+    const saved = egressCheck({ egress: { allow: ['api.example.test:443'] }, secrets: { API: { value: 'x' } } });
+    expect(saved).toMatchObject({ id: 'egress', status: 'warn' });
+    expect(saved?.detail).toBe('1 allow rule(s) and 1 secret(s) are saved but not used yet: this version runs every sandbox with no network.');
   });
 });
