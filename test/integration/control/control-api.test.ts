@@ -253,6 +253,11 @@ describe.skipIf(!sandbox.available).each(['http', 'ipc'] as const)('control API 
     expect((await api.value('executions.get', { id: handle.id }))?.session).toEqual({ id: open.id, call: 1 });
   });
 
+  it('folders.pick: no desktop picker in this app, so refused over either transport, naming where folders are chosen', async () => {
+    const answer = await api.call(track('folders.pick'), {});
+    expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringContaining('Limits › Folders') } });
+  });
+
   it('answers bad arguments with a field error, not an exception', async () => {
     const answer = await api.call('executions.get', {} as never);
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_request', fields: { id: expect.any(String) } } });
