@@ -148,6 +148,8 @@ export const SettingsSchema = z.object({
   sessionMaxSec: wholeNumber(60, 7 * 24 * 3600, seconds).default(3600),
   /** Sessions live at once (each holds a paused sandbox); one more is refused, listing the caller's own. 0 turns sessions off. */
   maxSessions: wholeNumber(0, 16).default(2),
+  /** Checkpoints a session keeps (the state right after each of its last calls, for `<id>@<n>`); 0 keeps none. */
+  sessionCheckpoints: wholeNumber(0, 20).default(5),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });

@@ -102,6 +102,16 @@ export function admissionRefusal(
  * How a session's call runs in the engine (the session registry provides it): its sandbox, or none yet on
  * the opening call (the engine takes a warm one from the pool and hands it over with `opened`).
  */
+/** What the agent said of its checkpoints at a call's end (untrusted: the registry keeps only what it expects). */
+export interface CheckpointReport {
+  /** The call whose checkpoint was made now, or null when none was (sessionCheckpoints 0, or it failed). */
+  made: number | null;
+  /** Calls whose checkpoints the agent dropped to stay within the memory limit, oldest first. */
+  dropped: number[];
+  /** User threads were running when the checkpoint was taken (they do not survive a return to it). */
+  threads: boolean;
+}
+
 export interface SessionBinding {
   readonly container: SandboxContainer | undefined;
   /** The opening call got its sandbox: it is the session's from now on. */
@@ -112,7 +122,9 @@ export interface SessionBinding {
    * The call ended, before its result is delivered. `state`: `open` when the sandbox waits for the next call,
    * `ended` when the code ended the session (runtime.end_session()), null when the call's end ended it.
    */
-  afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null): void;
+  afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null, checkpoints?: CheckpointReport): void;
+  /** What this call asks of the agent's checkpoints (issue 28): the call to resume from, and how many to keep. */
+  readonly checkpoints: { restoreTo: number | null; keep: number };
   /** The call never ran (cancelled while queued, refused as busy or paused, shutting down): it is given back. */
   notRun(): void;
 }

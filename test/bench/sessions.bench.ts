@@ -31,7 +31,7 @@ const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 500);
 export async function benchSessions(): Promise<string> {
   const engine = new Engine(new CliBackend(new ContainerRuntime({ env: process.env, platform: process.platform }), newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2 });
   await engine.start();
-  const sessions = new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2 }), { memoryLimit: () => '512m' });
+  const sessions = new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints: 5 }), { memoryLimit: () => '512m' });
   const log = createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' });
   const { token } = loadOrCreateToken(mkdtempSync(path.join(tmpdir(), 'sandbar-bench-')));
   const settings = { ...DEFAULT_SETTINGS, image: IMAGE };

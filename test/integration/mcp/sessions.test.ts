@@ -57,7 +57,7 @@ describe.skipIf(!sandbox.available)('run_python sessions', { timeout: 120_000 },
 
   beforeEach(async () => {
     engine = await startEngine({ poolSize: 1, sessionMaxSec: 3600 });
-    policy = { idleSec: 600, maxSec: 3600, maxSessions: 2 };
+    policy = { idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints: 5 };
     home = tempHome();
     registry = new SessionRegistry(engineSandboxes(engine), () => policy, { journal: new SessionJournal(home), memoryLimit: () => engine.currentConfig.limits.memory });
     registry.start();
