@@ -8,6 +8,7 @@ import type { ContainerSpec } from './backend.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
+import type { CheckpointPlan, CheckpointReport } from './run/frame-parser.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { DEFAULT_PRELOAD, preloadPlan } from './warm-imports.js';
@@ -102,15 +103,7 @@ export function admissionRefusal(
  * How a session's call runs in the engine (the session registry provides it): its sandbox, or none yet on
  * the opening call (the engine takes a warm one from the pool and hands it over with `opened`).
  */
-/** What the agent said of its checkpoints at a call's end (untrusted: the registry keeps only what it expects). */
-export interface CheckpointReport {
-  /** The call whose checkpoint was made now, or null when none was (sessionCheckpoints 0, or it failed). */
-  made: number | null;
-  /** Calls whose checkpoints the agent dropped to stay within the memory limit, oldest first. */
-  dropped: number[];
-  /** User threads were running when the checkpoint was taken (they do not survive a return to it). */
-  threads: boolean;
-}
+export type { CheckpointPlan, CheckpointReport };
 
 export interface SessionBinding {
   readonly container: SandboxContainer | undefined;
@@ -124,7 +117,7 @@ export interface SessionBinding {
    */
   afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null, checkpoints?: CheckpointReport): void;
   /** What this call asks of the agent's checkpoints (issue 28): the call to resume from, and how many to keep. */
-  readonly checkpoints: { restoreTo: number | null; keep: number };
+  readonly checkpoints: CheckpointPlan;
   /** The call never ran (cancelled while queued, refused as busy or paused, shutting down): it is given back. */
   notRun(): void;
 }

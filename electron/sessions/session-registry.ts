@@ -255,7 +255,7 @@ export class SessionRegistry {
         settled = true;
         this.afterCall(session, call, container, result, kept, report);
       },
-      checkpoints: { restoreTo: at, keep: this.policy().checkpoints },
+      checkpoints: { call, restoreTo: at, keep: this.policy().checkpoints },
       notRun: () => giveBack(),
     };
     const giveBack = () => {

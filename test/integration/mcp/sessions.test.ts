@@ -87,7 +87,7 @@ describe.skipIf(!sandbox.available)('run_python sessions', { timeout: 120_000 },
     expect(first.isError).toBe(false);
     const id = idOf(first);
     expect(textOf(first).split('\n')).toEqual([`session: ${id}`, 'opened']);
-    expect(first.structuredContent?.session).toEqual({ id, calls: 1, idleExpiresInSec: 600 });
+    expect(first.structuredContent?.session).toEqual({ id, calls: 1, idleExpiresInSec: 600, checkpoints: [1] });
 
     const [info] = registry.list();
     expect(info).toMatchObject({ id, calls: 1, busy: false, client: { name: 'vitest-a' } });

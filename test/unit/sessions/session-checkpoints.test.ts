@@ -71,11 +71,11 @@ describe('session checkpoints in the registry', () => {
     expect(registry.resultInfo(id)).toMatchObject({ calls: 4, checkpoints: [1, 2, 3, 4] });
     const back = ok(registry.begin(A, `${id}@2`));
     expect(back.call).toBe(3);
-    expect(back.binding.checkpoints).toEqual({ restoreTo: 2, keep: 5 });
+    expect(back.binding.checkpoints).toEqual({ call: 3, restoreTo: 2, keep: 5 });
     await runCall(back);
     expect(registry.resultInfo(id)).toMatchObject({ calls: 3, checkpoints: [1, 2, 3] });
     const plain = ok(registry.begin(A, id));
-    expect(plain.binding.checkpoints).toEqual({ restoreTo: null, keep: 5 });
+    expect(plain.binding.checkpoints).toEqual({ call: 4, restoreTo: null, keep: 5 });
     expect(plain.call).toBe(4);
   });
 
