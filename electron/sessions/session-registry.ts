@@ -7,6 +7,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { parseSessionRequest, type SessionEndReason, type SessionInfo, type SessionResultInfo } from '../../shared/sessions.js';
 import type { CheckpointReport, SessionBinding } from '../sandbox/engine-config.js';
 import type { SandboxContainer } from '../sandbox/run/sandbox-container.js';
+import { recordCheckpoint, stepBack, type CheckpointState } from './session-checkpoints.js';
 import { ownerHash, type SessionJournal } from './session-journal.js';
 import { busyMessage, callEndDetail, capMessage, checkpointMessage, endedBecause, expiredMessage, malformedMessage, unknownMessage, unsupportedMessage } from './session-messages.js';
 
@@ -43,7 +44,7 @@ export interface SessionRegistryOptions {
   now?: () => number;
 }
 
-interface LiveSession {
+interface LiveSession extends CheckpointState {
   id: string;
   ownerKey: string;
   client: SessionCaller['client'];
@@ -57,10 +58,6 @@ interface LiveSession {
   pausing: Promise<void>;
   memoryBytes: number | null;
   timer: NodeJS.Timeout | undefined;
-  /** Calls whose checkpoints the agent keeps, oldest first (what `<id>@<n>` can return to). */
-  checkpoints: number[];
-  /** Said once in the next result: checkpoints dropped for memory, threads that a checkpoint does not keep. */
-  notes: string[];
 }
 
 interface EndedSession {
@@ -214,6 +211,7 @@ export class SessionRegistry {
       timer: undefined,
       checkpoints: [],
       notes: [],
+      threaded: new Set(),
     };
     this.live.set(session.id, session);
     this.options.journal?.opened(session.id, caller.key);
@@ -226,7 +224,7 @@ export class SessionRegistry {
     const before = { calls: session.calls, checkpoints: [...session.checkpoints] };
     if (at !== null) {
       session.calls = at;
-      session.checkpoints = session.checkpoints.filter((c) => c <= at);
+      stepBack(session, at);
     }
     session.busy = true;
     session.calls += 1;
@@ -268,6 +266,7 @@ export class SessionRegistry {
       } else {
         session.calls = before.calls;
         session.checkpoints = before.checkpoints;
+        session.notes = [];
         session.busy = false;
         session.runId = null;
         this.schedule(session);
@@ -304,7 +303,7 @@ export class SessionRegistry {
       void this.end(session.id, 'max-age');
       return;
     }
-    this.recordCheckpoint(session, call, report);
+    recordCheckpoint(session, call, report, this.policy().checkpoints, this.options.memoryLimit());
     // Frozen until the next call: background threads neither run nor call tools meanwhile. A moment later,
     // so the answer leaves first (starting a process blocks the event loop for a few ms); host calls are
     // already refused by then (the agent stops serving them at the end of each call).
@@ -316,25 +315,6 @@ export class SessionRegistry {
     this.schedule(session);
     void session.pausing.then(() => this.changed());
     this.changed();
-  }
-
-  /**
-   * Keeps what the agent says it made, but only what the registry expects: this call's checkpoint, earlier ones
-   * it already knew, at most `checkpoints` of them (the oldest go first). Drops for memory are said once.
-   */
-  private recordCheckpoint(session: LiveSession, call: number, report: CheckpointReport | undefined): void {
-    const keep = this.policy().checkpoints;
-    const dropped = new Set(report?.dropped.filter((c) => Number.isInteger(c)) ?? []);
-    const kept = session.checkpoints.filter((c) => c < call && !dropped.has(c));
-    if (keep > 0 && report?.made === call) kept.push(call);
-    session.checkpoints = kept.slice(Math.max(0, kept.length - keep));
-    const forMemory = [...dropped].filter((c) => c < call).sort((a, b) => a - b);
-    if (forMemory.length > 0) {
-      session.notes.push(`checkpoint${forMemory.length === 1 ? '' : 's'} of call${forMemory.length === 1 ? '' : 's'} ${forMemory.join(', ')} dropped to stay within the memory limit ${this.options.memoryLimit()}.`);
-    }
-    if (report?.threads && report.made === call) {
-      session.notes.push('threads the code started were running: they will not run again after a return to this checkpoint.');
-    }
   }
 
   private async end(id: string, reason: SessionEndReason, detail?: string): Promise<void> {

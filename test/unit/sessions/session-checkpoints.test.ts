@@ -120,13 +120,18 @@ describe('session checkpoints in the registry', () => {
     expect(registry.resultInfo(id)).toMatchObject({ calls: 3, checkpoints: [1, 2, 3] });
   });
 
-  it('says once which checkpoints went for memory, and that threads do not survive a return', async () => {
+  it('says once which checkpoints went for memory, and on a step back that threads running then are gone', async () => {
     const id = await sessionWith(3);
     await runCall(ok(registry.begin(A, id)), { dropped: [1, 2], threads: true });
     const info = registry.resultInfo(id);
     expect(info.checkpoints).toEqual([3, 4]);
-    expect(info.note).toContain('checkpoints of calls 1, 2 dropped to stay within the memory limit 512m');
-    expect(info.note).toContain('threads the code started were running');
+    expect(info.note).toBe('checkpoints of calls 1, 2 dropped to stay within the memory limit 512m.');
+    expect(registry.resultInfo(id)).not.toHaveProperty('note');
+    await runCall(ok(registry.begin(A, `${id}@4`)), { threads: true });
+    expect(registry.resultInfo(id).note).toBe('threads the code had started by call 4 were running then; a step back does not bring them back.');
+    await runCall(ok(registry.begin(A, `${id}@3`)));
+    expect(registry.resultInfo(id)).not.toHaveProperty('note'); // none ran at call 3
+    await runCall(ok(registry.begin(A, `${id}@4`))); // the new call 4 ran none either
     expect(registry.resultInfo(id)).not.toHaveProperty('note');
   });
 
