@@ -90,6 +90,39 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     expect(none.structuredContent?.session?.checkpoints).toEqual([]);
     const off = await call(a, { code: 'print(x)', session: `${id}@1` });
     expect(textOf(off)).toContain('sessionCheckpoints is 0');
-    expect(await registry.close(id)).toBe(true);
+    // The agent now is a checkpoint that was returned to: its crash is still seen (the relay adopted it).
+    policy = { ...policy, checkpoints: 5 };
+    await call(a, { code: 'x = 7', session: id });
+    const latest = (await call(a, { code: 'x = 8', session: id })).structuredContent!.session!.calls;
+    expect(outputOf(await call(a, { code: 'print(x)', session: `${id}@${latest - 1}` }))).toBe('7');
+    const crash = await call(a, { code: 'import os\nos.abort()', session: id });
+    expect(crash.isError).toBe(true);
+    expect(textOf(crash)).toMatch(/session ended: its sandbox stopped during call \d+/);
+    expect(registry.list()).toEqual([]);
+  });
+
+  it('60 MB a call under 512m: checkpoints stay within the limit, the oldest dropped (and said) before the session ends as memory', async () => {
+    expect(engine.currentConfig.limits.memory).toBe('512m');
+    const a = await connection('vitest-a');
+    // Each call replaces its 60 MB: every checkpoint holds its own old copy, and all fit.
+    const replace = 'data = bytearray(os.urandom(1)) * (60 << 20)\nprint(len(data) >> 20)';
+    const first = await call(a, { code: `import os\n${replace}`, session: 'new' });
+    const id = idOf(first);
+    const notes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await call(a, { code: replace, session: id });
+      expect(r.isError, textOf(r)).toBe(false);
+      expect(outputOf(r)).toBe('60');
+      expect(r.structuredContent?.session?.checkpoints.at(-1)).toBe(r.structuredContent?.session?.calls);
+    }
+    // Kept data: the live interpreter grows, so the checkpoints' old copies go first, then the session ends.
+    let ended: Result | undefined;
+    for (let i = 0; i < 12 && !ended; i++) {
+      const r = await call(a, { code: 'kept = globals().setdefault("kept", [])\nkept.append(bytearray(os.urandom(1)) * (60 << 20))', session: id });
+      notes.push(...textOf(r).split('\n').filter((l) => l.startsWith('session note:')));
+      if (r.isError) ended = r;
+    }
+    expect(notes.join('\n')).toMatch(/checkpoints? of calls? [0-9, ]+ dropped to stay within the memory limit 512m/);
+    expect(ended && textOf(ended)).toMatch(/memory limit 512m/);
   });
 });
