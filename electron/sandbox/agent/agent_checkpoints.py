@@ -132,12 +132,22 @@ def _checkpoint(call, keep, snapshot=True):
     _prune_checkpoints(max(0, keep - 1))
     if keep <= 0:
         return None
-    if snapshot:
-        _snapshot_workspace(call)
-    read_fd, write_fd = os.pipe()
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')  # "multi-threaded, fork() may deadlock": the child takes no lock it shares
-        pid = os.fork()
+    try:
+        if snapshot:
+            _snapshot_workspace(call)
+        read_fd, write_fd = os.pipe()
+    except OSError:  # /tmp full, or out of descriptors: this call leaves no checkpoint
+        shutil.rmtree(_ckpt_path(call), ignore_errors=True)
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # "multi-threaded, fork() may deadlock": the child takes no lock it shares
+            pid = os.fork()
+    except OSError:  # the pids limit (the code's own processes count too): no checkpoint, the session goes on
+        os.close(read_fd)
+        os.close(write_fd)
+        shutil.rmtree(_ckpt_path(call), ignore_errors=True)
+        return None
     if pid:
         os.close(read_fd)
         _checkpoints[call] = (pid, write_fd)

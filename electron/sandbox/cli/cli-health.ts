@@ -15,7 +15,7 @@ export function cliFeatures(kind: BackendKind): BackendFeatures {
     label: kind === 'docker' ? 'Docker' : 'Podman',
     pause: true,
     packages: true,
-    checkpoints: false,
+    checkpoints: true, // in the sandbox (the agent forks; issue 28), wherever sessions run
     folders: false,
     egress: false,
     lifetimeBackstop: kind !== 'docker',
