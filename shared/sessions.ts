@@ -45,6 +45,8 @@ export interface SessionInfo {
   /** Memory in use at the last sample, or null before the first. */
   memoryBytes: number | null;
   containerName: string | null;
+  /** The calls `<id>@<n>` can return to, oldest first (issue 28). */
+  checkpoints: number[];
 }
 
 /** What a call's `structuredContent` carries about its session (`session: {...}`). */

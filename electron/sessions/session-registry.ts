@@ -155,6 +155,7 @@ export class SessionRegistry {
         busy: s.busy,
         memoryBytes: s.memoryBytes,
         containerName: s.container?.name ?? null,
+        checkpoints: [...s.checkpoints],
       }));
   }
 
