@@ -10,10 +10,13 @@ export interface CheckpointState {
   notes: string[];
   /** Checkpoints taken while threads the code started were running. */
   threaded: Set<number>;
+  /** The sandbox said it cannot keep checkpoints (gVisor). */
+  unavailable: boolean;
 }
 
 /** After `call` ended normally: keep its checkpoint (if made) and the earlier ones still there, at most `keep`. */
 export function recordCheckpoint(state: CheckpointState, call: number, report: CheckpointReport | undefined, keep: number, memoryLimit: string): void {
+  if (report?.unavailable) state.unavailable = true;
   const known = state.checkpoints.filter((c) => c < call);
   const dropped = new Set(report?.dropped ?? []);
   const forMemory = known.filter((c) => dropped.has(c));

@@ -119,7 +119,7 @@ export class SessionRegistry {
       return { ok: false, message: expiredMessage(session.id, endedBecause('max-age', undefined, this.policy())) };
     }
     if (at !== undefined && !session.checkpoints.includes(at)) {
-      return { ok: false, message: checkpointMessage(session.id, at, { calls: session.calls, kept: session.checkpoints, keep: this.policy().checkpoints }) };
+      return { ok: false, message: checkpointMessage(session.id, at, { calls: session.calls, kept: session.checkpoints, keep: this.policy().checkpoints, unavailable: session.unavailable }) };
     }
     return this.admit(session, at ?? null);
   }
@@ -213,6 +213,7 @@ export class SessionRegistry {
       checkpoints: [],
       notes: [],
       threaded: new Set(),
+      unavailable: false,
     };
     this.live.set(session.id, session);
     this.options.journal?.opened(session.id, caller.key);

@@ -213,4 +213,5 @@ def _take_over(handover):
 def _checkpoint_report(call):
     global _ckpt_dropped
     dropped, _ckpt_dropped = _ckpt_dropped, []
-    return {'made': call if call in _checkpoints else None, 'dropped': dropped, 'threads': _user_threads()}
+    report = {'made': call if call in _checkpoints else None, 'dropped': dropped, 'threads': _user_threads()}
+    return report if SUBREAPER else dict(report, unavailable=True)  # gVisor refuses PR_SET_CHILD_SUBREAPER

@@ -48,18 +48,21 @@ export interface CheckpointReport {
   dropped: number[];
   /** User threads were running when the checkpoint was taken (they do not survive a return to it). */
   threads: boolean;
+  /** The sandbox cannot keep checkpoints at all (under gVisor the agent cannot adopt them). */
+  unavailable?: true;
 }
 
 const callNumber = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 function checkpointReport(value: unknown): { checkpoint: CheckpointReport } | Record<string, never> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  const { made, dropped, threads } = value as Json;
+  const { made, dropped, threads, unavailable } = value as Json;
   return {
     checkpoint: {
       made: callNumber(made) ? made : null,
       dropped: Array.isArray(dropped) ? dropped.filter(callNumber).slice(0, 100) : [],
       threads: threads === true,
+      ...(unavailable === true ? { unavailable: true as const } : {}),
     },
   };
 }

@@ -135,6 +135,13 @@ describe('session checkpoints in the registry', () => {
     expect(registry.resultInfo(id)).not.toHaveProperty('note');
   });
 
+  it('says so when the sandbox cannot keep checkpoints (gVisor)', async () => {
+    const open = ok(registry.begin(A, 'new'));
+    await runCall(open, { made: null, unavailable: true });
+    const refused = registry.begin(A, `${open.id}@1`);
+    expect(refused.ok === false && refused.message).toContain('this sandbox cannot keep checkpoints (under gVisor');
+  });
+
   it('keeps only what it expects of the agent’s report: no checkpoint for another call, none it never knew', async () => {
     const id = await sessionWith(2);
     await runCall(ok(registry.begin(A, id)), { made: 9, dropped: [7, 1.5] });
