@@ -206,8 +206,10 @@ def _end_call(code, plan):
         plan = _checkpoint_plan(start)
         if not plan or not plan[2]:
             return start
-        if plan[2] not in _checkpoints:
-            return dict(start, checkpointGone=plan[2])
+        if plan[2] not in _checkpoints or _proc_state(_checkpoints[plan[2]][0]) in ('Z', 'X'):
+            # Taken by the OOM killer while the session was frozen: the state to continue from is gone.
+            _print_text('sandbar: the checkpoint of call %d is gone (the memory limit took it); the session cannot go on from it\n' % plan[2])
+            _finish(1)
         _hand_over(plan[2], start)  # never returns
 
 
@@ -220,9 +222,6 @@ def _run_call(start, sandbar, keep):
         _flow.limit = tuple(limits)
     if not isinstance(source, str):
         _print_text('sandbar: the start frame has no code\n')
-        return 1
-    if start.get('checkpointGone'):
-        _print_text('sandbar: the checkpoint of call %s is gone from the sandbox; nothing ran\n' % start['checkpointGone'])
         return 1
     _hook('on_start', start)
     code = _run_user_code(source, context if isinstance(context, dict) else {}, sandbar, keep)

@@ -99,6 +99,28 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     expect(crash.isError).toBe(true);
     expect(textOf(crash)).toMatch(/session ended: its sandbox stopped during call \d+/);
     expect(registry.list()).toEqual([]);
+
+    // Checkpoints lost (here the code kills them; in life the OOM killer takes them first) are said at the
+    // call's end, and @n to one of them is refused like any checkpoint not kept; the session goes on.
+    const fresh = idOf(await call(a, { code: 'x = 1', session: 'new' }));
+    await call(a, { code: 'x = 2', session: fresh });
+    const killer = [
+      'import os, signal',
+      'for p in os.listdir("/proc"):',
+      '    if p.isdigit() and int(p) != os.getpid():',
+      '        try:',
+      '            if open(f"/proc/{p}/oom_score_adj").read().strip() == "1000": os.kill(int(p), signal.SIGKILL)',
+      '        except OSError: pass',
+      'import time; time.sleep(0.3)  # SIGKILL lands at once, but not within the same microsecond',
+    ].join('\n');
+    const killed = await call(a, { code: killer, session: fresh });
+    expect(textOf(killed)).toContain('session note: checkpoints of calls 1, 2 dropped');
+    expect(killed.structuredContent?.session?.checkpoints).toEqual([3]);
+    const lost = await call(a, { code: 'print(x)', session: `${fresh}@1` });
+    expect(lost.isError).toBe(true);
+    expect(textOf(lost)).toContain('Calls that can still be returned to: 3');
+    expect(outputOf(await call(a, { code: 'print(x)', session: `${fresh}@3` }))).toBe('2');
+    expect(await registry.close(fresh)).toBe(true);
   });
 
   it('60 MB a call under 512m: checkpoints stay within the limit, the oldest dropped (and said) before the session ends as memory', async () => {
