@@ -6,6 +6,7 @@
 # copy of itself (so n can be returned to again) and runs the call. Threads do not survive a fork: a return
 # runs without the threads the code had started (the exit frame says when any were running).
 import shutil
+import stat
 import warnings
 
 CHECKPOINT_DIR = '/tmp/.sandbar-checkpoints'
@@ -54,23 +55,46 @@ def _snapshot_workspace(call):
                 pass  # a file that vanished or cannot be read is not in the copy
 
 
+def _same_file(a, b):
+    try:
+        sa, sb = os.lstat(a), os.lstat(b)
+    except OSError:
+        return False
+    return stat.S_ISREG(sa.st_mode) and stat.S_ISREG(sb.st_mode) and (sa.st_size, sa.st_mtime_ns) == (sb.st_size, sb.st_mtime_ns)
+
+
 def _restore_workspace(call):
-    for name in os.listdir('/workspace'):
-        path = os.path.join('/workspace', name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
+    """Makes /workspace what the copy of `call` holds, rewriting only what differs (same size and mtime: kept)."""
+    source = _ckpt_path(call)
+    for root, dirs, files in os.walk('/workspace', topdown=True):
+        rel = os.path.relpath(root, '/workspace')
+        for name in list(dirs) + files:
+            path, kept = os.path.join(root, name), os.path.normpath(os.path.join(source, rel, name))
+            if name in dirs and os.path.isdir(kept) and not os.path.islink(kept) and not os.path.islink(path):
+                continue  # walked into next
+            if name in files and _same_file(path, kept):
+                continue
+            if name in dirs and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+                dirs.remove(name)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+    for root, dirs, files in os.walk(source):
+        rel = os.path.relpath(root, source)
+        for name in dirs + files:
+            src, dest = os.path.join(root, name), os.path.normpath(os.path.join('/workspace', rel, name))
+            if os.path.lexists(dest):
+                continue  # the same file, or a directory walked into next
             try:
-                os.unlink(path)
+                if os.path.isdir(src) and not os.path.islink(src):
+                    os.mkdir(dest)
+                else:
+                    shutil.copy2(src, dest, follow_symlinks=False)
             except OSError:
                 pass
-    source = _ckpt_path(call)
-    for name in os.listdir(source):
-        path = os.path.join(source, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.copytree(path, os.path.join('/workspace', name), symlinks=True)
-        else:
-            shutil.copy2(path, os.path.join('/workspace', name), follow_symlinks=False)
 
 
 def _end_checkpoint(call):
