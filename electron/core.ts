@@ -197,7 +197,7 @@ export function createCore(options: {
         engineSandboxes(engine),
         () => {
           const s = settingsService.get();
-          return { idleSec: s.sessionIdleSec, maxSec: s.sessionMaxSec, maxSessions: s.maxSessions };
+          return { idleSec: s.sessionIdleSec, maxSec: s.sessionMaxSec, maxSessions: s.maxSessions, checkpoints: s.sessionCheckpoints };
         },
         { journal: new SessionJournal(home), memoryLimit: () => engine.currentConfig.limits.memory },
       );

@@ -170,6 +170,8 @@ export const SettingsSchema = z.object({
   egressMaxBytes: wholeNumber(1024 * 1024, 16 * 1024 * 1024 * 1024, bytes).default(256 * 1024 * 1024),
   /** Connections one run may open through the egress proxy (in all; at most 32 at once). */
   egressMaxConnections: wholeNumber(1, 10_000).default(256),
+  /** Checkpoints a session keeps (the state right after each of its last calls, for `<id>@<n>`); 0 keeps none. */
+  sessionCheckpoints: wholeNumber(0, 20).default(5),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
 });

@@ -2,6 +2,7 @@
 // Python's jsonschema ("'code' is a required property", "0 is less than the minimum of 1"), since
 // agents and prompts have learnt to read them.
 import { MAX_PACKAGES, parseRequirement } from '../../shared/packages.js';
+import { parseSessionRequest } from '../../shared/sessions.js';
 import type { RunRequest } from '../runs/ports.js';
 import { codeSizeRefusal } from '../runs/run-refusal.js';
 
@@ -27,6 +28,9 @@ export function pyRepr(value: unknown): string {
   return String(value);
 }
 
+export const CHECKPOINT_FORM =
+  'session: a step back is written "<id>@<n>": the 32-character id a session call returned, @, and the number of the call whose checkpoint to continue from (1 for the opening call), e.g. "<id>@2".';
+
 const schemaError = (message: string): ArgsCheck => ({ ok: false, kind: 'schema', message: `Input validation error: ${message}` });
 
 export function checkRunPythonArgs(args: Record<string, unknown> | undefined, limits: { maxTimeoutSec: number; maxCodeBytes: number }): ArgsCheck {
@@ -50,6 +54,11 @@ export function checkRunPythonArgs(args: Record<string, unknown> | undefined, li
   }
   // "new" or an id; anything else is for the session registry to call unknown (it never reaches a command line).
   if ('session' in a && typeof a.session !== 'string') return schemaError(`${pyRepr(a.session)} is not of type 'string'`);
+  // A step back (`<id>@<n>`) written wrong is told how it is written; a plain malformed id stays `unknown`.
+  if (typeof a.session === 'string') {
+    const parsed = parseSessionRequest(a.session);
+    if (parsed.kind === 'malformed' && parsed.checkpoint) return { ok: false, kind: 'validation', message: CHECKPOINT_FORM };
+  }
   let timeout: number | undefined;
   if ('timeout' in a) {
     const t = a.timeout;

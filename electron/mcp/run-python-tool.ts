@@ -26,8 +26,9 @@ export const REFERENCE_DESCRIPTION =
  */
 export const MODEL_VISIBLE_BYTES = 1024;
 
-/** `session` (issue 15): opt-in state; how a session ends is in the capabilities resource. */
-export const SESSION_PHRASE = "'new' opens; its id continues";
+/** `session` (issue 15): opt-in state; how a session ends is in the capabilities resource. `id@n` (issue 28)
+ * steps back to the state right after call n. */
+export const SESSION_PHRASE = "'new' opens; id continues; id@n after call n";
 
 /** `packages` (issue 16): what an entry looks like (the handler checks each one). */
 export const PACKAGES_PHRASE = 'pip requirements pinned with ==';

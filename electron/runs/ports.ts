@@ -44,7 +44,7 @@ export interface RunHooks {
 export interface RunResult {
   execution: ExecutionResult;
   /** A session call's session as it stands once the call ended (absent for a single-use run). */
-  session?: SessionResultInfo & { ended?: string };
+  session?: SessionResultInfo & { ended?: string; note?: string };
 }
 
 export interface RunTicket {
@@ -73,7 +73,7 @@ export interface PackageProvider {
 /** Session admission (the SessionRegistry); absent where none can be kept (a one-shot command). */
 export interface SessionAdmission {
   begin(caller: SessionCaller, requested: string): SessionCall;
-  resultInfo(id: string): SessionResultInfo & { ended?: string };
+  resultInfo(id: string): SessionResultInfo & { ended?: string; note?: string };
 }
 
 /** The questions waiting for a person (the ApprovalBroker's list). */

@@ -10,6 +10,7 @@ import { fitFolders } from './folder-fit.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
+import type { CheckpointPlan, CheckpointReport } from './run/frame-parser.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
 import { DEFAULT_PRELOAD, preloadPlan } from './warm-imports.js';
@@ -106,6 +107,8 @@ export function admissionRefusal(
  * How a session's call runs in the engine (the session registry provides it): its sandbox, or none yet on
  * the opening call (the engine takes a warm one from the pool and hands it over with `opened`).
  */
+export type { CheckpointPlan, CheckpointReport };
+
 export interface SessionBinding {
   readonly container: SandboxContainer | undefined;
   /** The opening call got its sandbox: it is the session's from now on. */
@@ -116,7 +119,9 @@ export interface SessionBinding {
    * The call ended, before its result is delivered. `state`: `open` when the sandbox waits for the next call,
    * `ended` when the code ended the session (runtime.end_session()), null when the call's end ended it.
    */
-  afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null): void;
+  afterRun(container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null, checkpoints?: CheckpointReport): void;
+  /** What this call asks of the agent's checkpoints (issue 28): the call to resume from, and how many to keep. */
+  readonly checkpoints: CheckpointPlan;
   /** The call never ran (cancelled while queued, refused as busy or paused, shutting down): it is given back. */
   notRun(): void;
 }

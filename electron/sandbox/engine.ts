@@ -311,7 +311,7 @@ export class Engine {
         ...(this.config.maxToolCallsInFlight ? { maxRpcInFlight: this.config.maxToolCallsInFlight } : {}),
         ...(this.config.artifactCaps ? { artifactCaps: this.config.artifactCaps } : {}),
         ...(this.config.preload == null ? { watchImports: DEFAULT_PRELOAD } : {}),
-        ...(session ? { session: true } : {}),
+        ...(session ? { session: true, checkpoint: session.checkpoints } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });
@@ -319,7 +319,7 @@ export class Engine {
       // A session's sandbox that waits for its next call stays (the session pauses it); any other goes.
       if (!(session && outcome?.session === 'open' && container.isAlive)) this.retire(container);
     }
-    const { importedModules, session: sessionState, ...ended } = outcome;
+    const { importedModules, session: sessionState, checkpoint, ...ended } = outcome;
     // The default preloads follow what the runs import: a change replaces the idle pooled containers.
     if (this.config.preload == null && importedModules && this.preloadUsage.record(importedModules)) {
       this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.maxRunSec() });
@@ -335,7 +335,7 @@ export class Engine {
       ...this.creator.foldersOf(container),
     };
     job.sessionTold = true;
-    session?.afterRun(container, result, sessionState === 'open' && !container.isAlive ? null : (sessionState ?? null));
+    session?.afterRun(container, result, sessionState === 'open' && !container.isAlive ? null : (sessionState ?? null), checkpoint);
     this.finish(job, result);
   }
 

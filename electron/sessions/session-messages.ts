@@ -61,3 +61,16 @@ export function callEndDetail(call: number, exitReason: string, message: string 
   if (exitReason === 'output_limit' || exitReason === 'protocol_abuse') return `its call ${call} was stopped: ${message ?? exitReason.replace('_', ' ')}`;
   return `its sandbox stopped during call ${call}${message ? ` (${message})` : ''}`;
 }
+
+/** `<id>@<n>` where no checkpoint of call n is kept: why, and the calls that can still be returned to. */
+export function checkpointMessage(id: string, at: number, state: { calls: number; kept: readonly number[]; keep: number; unavailable?: boolean }): string {
+  if (state.unavailable) {
+    return `session ${id} has no checkpoint of call ${at}: this sandbox cannot keep checkpoints (under gVisor the agent cannot adopt the processes that hold them), so no call can be returned to. Continue with the id alone.`;
+  }
+  if (state.keep === 0) {
+    return `session ${id} has no checkpoint of call ${at}: checkpoints are off here (sessionCheckpoints is 0), so no call can be returned to. Continue with the id alone.`;
+  }
+  const why = at > state.calls ? `call ${at} was never made (the session has made ${state.calls})` : `the checkpoint of call ${at} is no longer kept (at most ${state.keep} are kept, sessionCheckpoints; a step back discards the calls after it)`;
+  const left = state.kept.length > 0 ? `Calls that can still be returned to: ${state.kept.join(', ')} (e.g. "${id}@${state.kept[state.kept.length - 1]}").` : 'No call can be returned to now.';
+  return `session ${id} has no checkpoint of call ${at}: ${why}. ${left} Nothing changed; the session is as its call ${state.calls} left it.`;
+}

@@ -4,11 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ExecutionResult } from '../../shared/execution.js';
 import { errorMessage } from '../../shared/errors.js';
-import { NEW_SESSION, SESSION_ID_PATTERN, type SessionEndReason, type SessionInfo, type SessionResultInfo } from '../../shared/sessions.js';
-import type { SessionBinding } from '../sandbox/engine-config.js';
+import { parseSessionRequest, type SessionEndReason, type SessionInfo, type SessionResultInfo } from '../../shared/sessions.js';
+import type { CheckpointReport, SessionBinding } from '../sandbox/engine-config.js';
 import type { SandboxContainer } from '../sandbox/run/sandbox-container.js';
+import { recordCheckpoint, stepBack, type CheckpointState } from './session-checkpoints.js';
 import { ownerHash, type SessionJournal } from './session-journal.js';
-import { busyMessage, callEndDetail, capMessage, endedBecause, expiredMessage, malformedMessage, unknownMessage, unsupportedMessage } from './session-messages.js';
+import { busyMessage, callEndDetail, capMessage, checkpointMessage, endedBecause, expiredMessage, malformedMessage, unknownMessage, unsupportedMessage } from './session-messages.js';
 
 /** Who is calling: `key` names the credential (a token's hash) or the stdio connection; never shown. */
 export interface SessionCaller {
@@ -20,6 +21,8 @@ export interface SessionPolicy {
   idleSec: number;
   maxSec: number;
   maxSessions: number;
+  /** Checkpoints kept per session (sessionCheckpoints); 0 makes none. */
+  checkpoints: number;
 }
 
 /** What the registry does to sandboxes (the engine and its backend in the product; fakes in unit tests). */
@@ -41,7 +44,7 @@ export interface SessionRegistryOptions {
   now?: () => number;
 }
 
-interface LiveSession {
+interface LiveSession extends CheckpointState {
   id: string;
   ownerKey: string;
   client: SessionCaller['client'];
@@ -100,28 +103,42 @@ export class SessionRegistry {
 
   /** Admits one call: `requested` is "new" or an id this caller holds. */
   begin(caller: SessionCaller, requested: string): SessionCall {
-    if (requested === NEW_SESSION) return this.open(caller);
-    if (!SESSION_ID_PATTERN.test(requested)) return { ok: false, message: malformedMessage() };
-    const session = this.live.get(requested);
+    const parsed = parseSessionRequest(requested);
+    if (parsed.kind === 'new') return this.open(caller);
+    if (parsed.kind === 'malformed') return { ok: false, message: malformedMessage() };
+    const { id, at } = parsed;
+    const session = this.live.get(id);
     if (!session || session.ownerKey !== caller.key) {
-      const ended = this.ended.get(requested);
-      if (ended && ended.owner === ownerHash(caller.key)) return { ok: false, message: expiredMessage(requested, this.why(ended)) };
-      return { ok: false, message: unknownMessage(requested) };
+      const ended = this.ended.get(id);
+      if (ended && ended.owner === ownerHash(caller.key)) return { ok: false, message: expiredMessage(id, this.why(ended)) };
+      return { ok: false, message: unknownMessage(id) };
     }
     if (session.busy) return { ok: false, message: busyMessage(session.id, session.calls) };
     if (this.now() >= session.openedAt + this.policy().maxSec * 1000) {
       void this.end(session.id, 'max-age');
       return { ok: false, message: expiredMessage(session.id, endedBecause('max-age', undefined, this.policy())) };
     }
-    return this.admit(session);
+    if (at !== undefined && !session.checkpoints.includes(at)) {
+      return { ok: false, message: checkpointMessage(session.id, at, { calls: session.calls, kept: session.checkpoints, keep: this.policy().checkpoints, unavailable: session.unavailable }) };
+    }
+    return this.admit(session, at ?? null);
   }
 
   /** The `session` part of a call's result (also for a call that ended its session). */
-  resultInfo(id: string): SessionResultInfo & { ended?: string } {
+  resultInfo(id: string): SessionResultInfo & { ended?: string; note?: string } {
     const session = this.live.get(id);
-    if (session) return { id, calls: session.calls, idleExpiresInSec: Math.max(0, Math.round((this.expiresAt(session).at - this.now()) / 1000)) };
+    if (session) {
+      const notes = session.notes.splice(0);
+      return {
+        id,
+        calls: session.calls,
+        idleExpiresInSec: Math.max(0, Math.round((this.expiresAt(session).at - this.now()) / 1000)),
+        checkpoints: [...session.checkpoints],
+        ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
+      };
+    }
     const ended = this.ended.get(id);
-    return { id, calls: ended?.calls ?? 0, idleExpiresInSec: 0, ...(ended ? { ended: this.why(ended) } : {}) };
+    return { id, calls: ended?.calls ?? 0, idleExpiresInSec: 0, checkpoints: [], ...(ended ? { ended: this.why(ended) } : {}) };
   }
 
   list(): SessionInfo[] {
@@ -138,6 +155,7 @@ export class SessionRegistry {
         busy: s.busy,
         memoryBytes: s.memoryBytes,
         containerName: s.container?.name ?? null,
+        checkpoints: [...s.checkpoints],
       }));
   }
 
@@ -192,14 +210,24 @@ export class SessionRegistry {
       pausing: Promise.resolve(),
       memoryBytes: null,
       timer: undefined,
+      checkpoints: [],
+      notes: [],
+      threaded: new Set(),
+      unavailable: false,
     };
     this.live.set(session.id, session);
     this.options.journal?.opened(session.id, caller.key);
-    return this.admit(session);
+    return this.admit(session, null);
   }
 
-  private admit(session: LiveSession): SessionCall {
+  /** `at`: the call to step back to; the calls after it are discarded (given back if this call never runs). */
+  private admit(session: LiveSession, at: number | null): SessionCall {
     clearTimeout(session.timer);
+    const before = { calls: session.calls, checkpoints: [...session.checkpoints] };
+    if (at !== null) {
+      session.calls = at;
+      stepBack(session, at);
+    }
     session.busy = true;
     session.calls += 1;
     session.lastCallAt = this.now();
@@ -223,10 +251,11 @@ export class SessionRegistry {
           throw new Error(`session ${session.id}: its sandbox could not be resumed (${errorMessage(err)})`, { cause: err });
         }
       },
-      afterRun: (container, result, kept) => {
+      afterRun: (container, result, kept, report) => {
         settled = true;
-        this.afterCall(session, call, container, result, kept);
+        this.afterCall(session, call, container, result, kept, report);
       },
+      checkpoints: { call, restoreTo: at, keep: this.policy().checkpoints },
       notRun: () => giveBack(),
     };
     const giveBack = () => {
@@ -237,7 +266,9 @@ export class SessionRegistry {
         this.live.delete(session.id);
         this.options.journal?.ended(session.id);
       } else {
-        session.calls -= 1;
+        session.calls = before.calls;
+        session.checkpoints = before.checkpoints;
+        session.notes = [];
         session.busy = false;
         session.runId = null;
         this.schedule(session);
@@ -257,7 +288,7 @@ export class SessionRegistry {
   }
 
   /** `state`: `open` when the sandbox waits for the next call, `ended` when the code ended the session. */
-  private afterCall(session: LiveSession, call: number, container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null): void {
+  private afterCall(session: LiveSession, call: number, container: SandboxContainer | null, result: ExecutionResult, state: 'open' | 'ended' | null, report?: CheckpointReport): void {
     session.busy = false;
     session.runId = null;
     session.lastCallAt = this.now();
@@ -274,6 +305,7 @@ export class SessionRegistry {
       void this.end(session.id, 'max-age');
       return;
     }
+    recordCheckpoint(session, call, report, this.policy().checkpoints, this.options.memoryLimit());
     // Frozen until the next call: background threads neither run nor call tools meanwhile. A moment later,
     // so the answer leaves first (starting a process blocks the event loop for a few ms); host calls are
     // already refused by then (the agent stops serving them at the end of each call).

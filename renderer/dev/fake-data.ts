@@ -53,6 +53,7 @@ export function fakeSessions(now: number): SessionInfo[] {
       busy: false,
       memoryBytes: 212 * 1024 ** 2,
       containerName: `sandbar-s-${SESSION_A.slice(0, 12)}`,
+      checkpoints: [1, 2, 3],
     },
     {
       id: SESSION_B,
@@ -65,6 +66,7 @@ export function fakeSessions(now: number): SessionInfo[] {
       busy: true,
       memoryBytes: null,
       containerName: `sandbar-s-${SESSION_B.slice(0, 12)}`,
+      checkpoints: [],
     },
   ];
 }

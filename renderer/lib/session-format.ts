@@ -26,6 +26,11 @@ export function formatCountdown(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** The checkpoints a session can step back to: "steps back to 3, 4, 5", or that it keeps none. */
+export function checkpointsLabel(calls: readonly number[]): string {
+  return calls.length === 0 ? 'no checkpoints' : `steps back to ${calls.join(', ')}`;
+}
+
 /** "1 call", "3 calls". */
 export function callCount(n: number): string {
   return n === 1 ? '1 call' : `${n} calls`;

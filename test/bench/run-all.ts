@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,floods picks some of them.
+// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,checkpoints,floods picks some of them.
 import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
@@ -13,6 +13,7 @@ import { benchPlot } from './plot.bench.js';
 import { benchPackages } from './packages.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchSessions } from './sessions.bench.js';
+import { benchCheckpoints } from './checkpoints.bench.js';
 
 const all: Record<string, () => Promise<string>> = {
   engine: benchEngine,
@@ -27,6 +28,7 @@ const all: Record<string, () => Promise<string>> = {
   'panel-live': benchPanelLive,
   packages: benchPackages,
   sessions: benchSessions,
+  checkpoints: benchCheckpoints,
   floods: benchFloods,
 };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);

@@ -25,13 +25,14 @@ import { DEFAULT_SETTINGS } from '../../shared/settings.js';
 import { ms, percentile, sleep, timed } from './stats.js';
 
 const IMAGE = process.env.SANDBAR_IMAGE ?? 'localhost/sandbar-python:test';
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 500);
+export const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+export const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 500);
 
-export async function benchSessions(): Promise<string> {
+/** An engine with a pool of 2, a session registry and the HTTP endpoint, with an SDK client connected to it. */
+export async function sessionBench(checkpoints = 5) {
   const engine = new Engine(new CliBackend(new ContainerRuntime({ env: process.env, platform: process.platform }), newOwner()), { ...DEFAULT_ENGINE_CONFIG, image: IMAGE, poolSize: 2 });
   await engine.start();
-  const sessions = new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2 }), { memoryLimit: () => '512m' });
+  const sessions = new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints }), { memoryLimit: () => '512m' });
   const log = createLogger('bench', { SANDBAR_LOG_LEVEL: 'error' });
   const { token } = loadOrCreateToken(mkdtempSync(path.join(tmpdir(), 'sandbar-bench-')));
   const settings = { ...DEFAULT_SETTINGS, image: IMAGE };
@@ -58,6 +59,17 @@ export async function benchSessions(): Promise<string> {
     await sleep(PAUSE_MS);
     for (let i = 0; i < 100 && (engine.snapshot().pool.ready < 2 || engine.snapshot().pool.preloading); i++) await sleep(100);
   };
+  const close = async () => {
+    await client.close();
+    await endpoint.close();
+    sessions.dispose();
+    await engine.dispose();
+  };
+  return { call, quiet, close };
+}
+
+export async function benchSessions(): Promise<string> {
+  const { call, quiet, close } = await sessionBench();
   const inSession: number[] = [];
   const plain: number[] = [];
   try {
@@ -76,10 +88,7 @@ export async function benchSessions(): Promise<string> {
       plain.push(await timed(() => call({})));
     }
   } finally {
-    await client.close();
-    await endpoint.close();
-    sessions.dispose();
-    await engine.dispose();
+    await close();
   }
   const a = percentile(inSession, 50);
   const b = percentile(plain, 50);

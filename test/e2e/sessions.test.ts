@@ -1,6 +1,7 @@
 // Sessions in the panel (issue 15): a session opened through run_python with `session: "new"` appears in
 // Live with its calls; End ends it (the list empties and the next call with its id fails); History shows
-// its calls under the session's label and lists them alone on request.
+// its calls under the session's label and lists them alone on request. With a step back (issue 28), Live
+// lists the calls the session can return to, and History marks the call it discarded.
 import { describe, expect, it, onTestFailed } from 'vitest';
 import { apiCall, e2e, pageErrors, panelAndAgent, resultText, screenshot } from './harness.js';
 
@@ -32,12 +33,15 @@ describe.skipIf(!e2e.available)('panel: sessions', () => {
     id = sessionIdOf(opened);
     const next = await call('x += 1\nprint(x)', id);
     expect(resultText(next)).toContain('42');
+    const back = await call('print(x)', `${id}@1`);
+    expect(resultText(back)).toContain('41');
 
     const row = env.page.getByRole('listitem', { name: `Session ${id.slice(0, 8)} from e2e-agent 1.0.0` });
     await row.waitFor({ timeout: 30_000 });
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('2 calls');
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/ends if idle in \d+:\d\d/);
     expect(await row.textContent()).toContain('paused');
+    expect(await row.textContent()).toContain('steps back to 1, 2');
     // Opened after the panel loaded: its memory arrives with the change events, not only with a full list.
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/\d[\d.]* ?[KMG]i?B in use/);
     expect((await apiCall<{ id: string }[]>(env.served, 'sessions.list')).map((s) => s.id)).toEqual([id]);
@@ -61,20 +65,26 @@ describe.skipIf(!e2e.available)('panel: sessions', () => {
     await env.page.goto(`${env.served.baseUrl}/#/history`);
     const grid = env.page.getByRole('grid', { name: 'Execution history' });
     const rows = grid.locator('[role="rowgroup"].hist-body [role="row"][data-id]');
-    // Two session calls and one plain run (a third row if the refused call after End is recorded).
-    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    // Three session calls and one plain run (a fifth row if the refused call after End is recorded).
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
     const short = id.slice(0, 8);
-    await expect.poll(() => grid.getByRole('button', { name: `session ${short} · call 2` }).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => grid.getByRole('button', { name: `session ${short} · call 2`, exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    // The first call 2 was discarded by the step back; the second says where it came from.
+    const stepped = rows.filter({ has: env.page.getByRole('button', { name: `session ${short} · call 2 · from @1`, exact: true }) });
+    expect(await stepped.count()).toBe(1);
+    expect(await stepped.textContent()).not.toContain('discarded');
+    const discarded = rows.filter({ has: env.page.getByRole('button', { name: `session ${short} · call 2`, exact: true }) });
+    expect(await discarded.textContent()).toContain('discarded');
     await grid.getByRole('button', { name: `session ${short} · call 1` }).click();
     // The third call (after End) failed before running: whether it is recorded is the engine's business;
     // the two calls that ran are listed, and the run outside the session is not.
-    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     const texts = await rows.allTextContents();
     expect(texts.every((t) => t.includes(`session ${short}`))).toBe(true);
     expect(texts.some((t) => t.includes('not in a session'))).toBe(false);
     await screenshot(env.page, 'sessions-history');
     await env.page.getByRole('button', { name: 'Show all runs' }).click();
-    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
     expect(pageErrors(env.page)).toEqual([]);
   });
 });

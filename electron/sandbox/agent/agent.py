@@ -176,13 +176,41 @@ def _finish(code, ended=False):
     os._exit(code)
 
 
-def _end_call(code):
-    """A session's call is done: its output, then its exit frame; the next call gets fresh pipes (output written
-    between calls waits there). Host calls still waiting belonged to this call: they fail now."""
+def _checkpoint_plan(start):
+    """The start frame's `checkpoint`: this call's number, how many to keep, the call to return to (or None)."""
+    plan = start.get('checkpoint')
+    if not isinstance(plan, dict):
+        return None
+    whole = lambda v: v if type(v) is int and v >= 0 else None  # noqa: E731
+    call, keep, back = whole(plan.get('call')), whole(plan.get('keep')), whole(plan.get('restoreTo'))
+    return (call, keep or 0, back) if call else None
+
+
+def _end_call(code, plan):
+    """A session's call is done: its output, its checkpoint, then its exit frame; the next call gets fresh pipes
+    (output written between calls waits there). Host calls still waiting belonged to this call: they fail now.
+    Returns the next start frame, in whichever process is to run it (this one, or a checkpoint returned to)."""
     _flush_streams()
     _new_call_pipes()  # dup2 over fds 1/2: the old pipes' write ends go, so the relay drains them
     fail_pending('the call that made it has ended')
-    _write_frame(_encode({'type': 'exit', 'code': code, 'session': 'open'}))
+    handover = _checkpoint(plan[0], plan[1]) if plan else None
+    if handover is None:
+        report = {'checkpoint': _checkpoint_report(plan[0])} if plan else {}
+        _write_frame(_encode(dict({'type': 'exit', 'code': code, 'session': 'open'}, **report)))
+        start = _starts.get()
+    while True:
+        while handover is not None:  # this process is a checkpoint, returned to
+            _take_over(handover)
+            start = dict(handover['start'], checkpoint=dict(handover['start']['checkpoint'], restoreTo=None))
+            handover = _checkpoint(handover['call'], _checkpoint_plan(start)[1], snapshot=False)  # n stays
+        plan = _checkpoint_plan(start)
+        if not plan or not plan[2]:
+            return start
+        if plan[2] not in _checkpoints or _proc_state(_checkpoints[plan[2]][0]) in ('Z', 'X'):
+            # Taken by the OOM killer while the session was frozen: the state to continue from is gone.
+            _print_text('sandbar: the checkpoint of call %d is gone (the memory limit took it); the session cannot go on from it\n' % plan[2])
+            _finish(1)
+        _hand_over(plan[2], start)  # never returns
 
 
 def _run_call(start, sandbar, keep):
@@ -203,8 +231,8 @@ def _run_call(start, sandbar, keep):
 
 
 def _main():
-    global _STDOUT, _STDERR
-    in_fd = _take_stdio()
+    global _STDOUT, _STDERR, IN_FD
+    in_fd = IN_FD = _take_stdio()
     _STDOUT, _STDERR = sys.stdout, sys.stderr
     sandbar = _make_sandbar_module()
     try:
@@ -225,8 +253,7 @@ def _main():
         code = _run_call(start, sandbar, keep)
         if not keep or os.getpid() != AGENT_PID or sandbar.end_requested:
             _finish(code, ended=keep)
-        _end_call(code)
-        start = _starts.get()
+        start = _end_call(code, _checkpoint_plan(start))
         calls_resumed()
 
 

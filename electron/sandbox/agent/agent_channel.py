@@ -76,6 +76,18 @@ def _new_call_pipes():
         os.close(write_fd)
 
 
+SUBREAPER = False  # the relay adopts orphans, so it sees a checkpoint that became the agent end (issue 28)
+
+
+def _become_subreaper():
+    """PR_SET_CHILD_SUBREAPER for the relay; without it a session keeps no checkpoints."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    except Exception:  # no ctypes in the image, or the call refused
+        return False
+
+
 def _take_stdio():
     """Split in two: this process becomes the relay (agent_relay.py), which alone writes to the host; a forked
     child becomes the agent, which runs the code with fd 0 = /dev/null, fds 1/2 = pipes the relay reads, and its
@@ -84,6 +96,8 @@ def _take_stdio():
     global _out_fd, _agent_sock, AGENT_PID
     # No core files: a crashing sandbox must not hand its memory to the host's core handler.
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    global SUBREAPER
+    SUBREAPER = _become_subreaper()  # before the fork: the agent needs to know too
     in_fd = os.dup(0)  # os.dup copies are non-inheritable: subprocesses never see the frame channel
     host_out = os.dup(1)
     pipes = [os.pipe(), os.pipe()]  # stdout, stderr

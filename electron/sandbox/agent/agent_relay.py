@@ -168,6 +168,9 @@ class _Relay:
             return
         if message.get('hostGone'):
             self.in_call = False  # the host closed stdin: nobody would read an exit frame
+        agent = message.get('agent')
+        if type(agent) is int and agent > 1:
+            self.new_agent(agent)
         call = message.get('call')
         if isinstance(call, dict):
             whole = lambda v: v if type(v) is int and v > 0 else None  # noqa: E731
@@ -176,6 +179,16 @@ class _Relay:
                 stream.sent = stream.printed = 0
                 stream.cut = False
             self.in_call = self.reading = True
+
+    def new_agent(self, pid):
+        """A checkpoint was returned to and is the agent now (agent_checkpoints.py): follow its pid and its pipes.
+        The old agent's end, if already reaped, is not this one's."""
+        self.child, self.status = pid, None
+        if self.next_fds is not None:
+            for stream in self.streams:
+                stream.close()
+            self.streams = [_Stream(stream.name, fd) for stream, fd in zip(self.streams, self.next_fds)]
+            self.next_fds = None
 
     def exit_frame(self, line):
         """The agent's own exit frame: first everything the call wrote, then the frame."""
@@ -258,6 +271,9 @@ class _Relay:
             self.from_agent()  # may reach its exit frame, which ends the relay
             if self.sock_open and not select.select([self.sock], [], [], 0)[0]:
                 break
+        if self.status is None:
+            self.sock.setblocking(True)
+            return  # what was left on the socket named a new agent (a checkpoint returned to): it goes on
         if self.passing:
             self.write(b'\n')  # the frame it was writing ends here, incomplete: the host reads it as text
             self.passing = False

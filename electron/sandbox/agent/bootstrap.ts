@@ -31,10 +31,10 @@ export interface BootPayload {
 let agentSource: string | undefined;
 
 /**
- * The agent is one source in four files (frame channel, relay, host calls, main loop), joined in this order and
+ * The agent is one source in five files (frame channel, relay, host calls, checkpoints, main loop), joined in this order and
  * compiled as one unit, so tracebacks still know every agent frame by one file name.
  */
-const AGENT_FILES = ['agent_channel.py', 'agent_relay.py', 'agent_rpc.py', 'agent.py'];
+const AGENT_FILES = ['agent_channel.py', 'agent_relay.py', 'agent_rpc.py', 'agent_checkpoints.py', 'agent.py'];
 
 export function loadAgentSource(): string {
   agentSource ??= AGENT_FILES.map((file) => readFileSync(assetPath(`sandbox/agent/${file}`), 'utf8')).join('\n\n');

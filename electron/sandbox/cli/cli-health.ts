@@ -15,7 +15,7 @@ export function cliFeatures(kind: BackendKind): BackendFeatures {
     label: kind === 'docker' ? 'Docker' : 'Podman',
     pause: true,
     packages: true,
-    checkpoints: false,
+    checkpoints: true, // in the sandbox (the agent forks; issue 28), wherever sessions run
     // Docker's bind mounts take no noexec; only a read-only volume bind gets it (cli-args.ts).
     folders: { readOnly: true, writable: kind === 'docker' ? 'Docker cannot mount a folder writable and noexec,nosuid,nodev at once (only a read-only bind is remounted with them), so writable folders are refused on Docker; use Podman for them.' : true },
     egress: false,

@@ -7,7 +7,7 @@ import type { ProcessExit } from './attached-process.js';
 import { codeLineText, sourceLines } from './code-line.js';
 import { classifyExit, OUTPUT_STOP_FACTOR, type HostStop } from './exit-classifier.js';
 import { FrameBudget, frameBudgets, type BudgetedKind } from './frame-budget.js';
-import type { AgentFrame } from './frame-parser.js';
+import type { AgentFrame, CheckpointPlan, CheckpointReport } from './frame-parser.js';
 import { HoldClock } from './hold-clock.js';
 import { HostCalls, type RpcHandler } from './host-calls.js';
 import { RunFreezer, type FreezeOp } from './run-freezer.js';
@@ -41,6 +41,8 @@ export interface RunSpec {
   kill: (container: SandboxContainer) => Promise<void>;
   /** A session's call: the agent keeps its interpreter afterwards and waits for the next `start`. */
   session?: boolean;
+  /** A session's call: its number, checkpoints kept, the one to return to first (agent_checkpoints.py). */
+  checkpoint?: CheckpointPlan;
 }
 
 export interface RunOutcome {
@@ -61,6 +63,8 @@ export interface RunOutcome {
   importedModules?: string[];
   /** A session's call: `open` when the sandbox waits for the next call, `ended` when the code ended it. */
   session?: 'open' | 'ended';
+  /** A session's call that left it open: what the agent said of its checkpoints. */
+  checkpoint?: CheckpointReport;
 }
 
 /** After a kill, how long to wait for the runtime to confirm the container is gone. */
@@ -133,6 +137,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         ...artifacts.result(),
         ...(importedModules ? { importedModules } : {}),
         ...(spec.session && sessionState && !hostStop && !processExit ? { session: sessionState } : {}),
+        ...(spec.session && sessionState === 'open' && !hostStop && !processExit && exitFrame?.checkpoint ? { checkpoint: exitFrame.checkpoint } : {}),
       });
     };
 
@@ -264,6 +269,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       artifacts: artifactCaps,
       ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
       ...(spec.session ? { session: true } : {}),
+      ...(spec.checkpoint ? { checkpoint: spec.checkpoint } : {}),
     }));
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);

@@ -18,7 +18,7 @@ export type AgentFrame =
    * From the relay when the code's process did not say goodbye: `abrupt` names how it ended (a signal such
    * as `SIGSEGV`, or `exit` for os._exit()), `stopped` the stream it went on printing past the cap.
    */
-  | { type: 'exit'; code: number; session?: 'open' | 'ended'; abrupt?: string; stopped?: Stream }
+  | { type: 'exit'; code: number; session?: 'open' | 'ended'; abrupt?: string; stopped?: Stream; checkpoint?: CheckpointReport }
   /** A figure or displayed image, and a chunk of a /workspace/out file: checked field by field by ArtifactCollector. */
   | { type: 'display'; frame: Json; bytes: number }
   | { type: 'file'; frame: Json; bytes: number }
@@ -32,6 +32,40 @@ export type AgentFrame =
   | { type: 'invalid'; text: string };
 
 type Json = Record<string, unknown>;
+
+/** The start frame's `checkpoint`: this call's number, how many checkpoints to keep, the call to return to. */
+export interface CheckpointPlan {
+  call: number;
+  keep: number;
+  restoreTo: number | null;
+}
+
+/** What the agent said of its checkpoints at a session call's end (untrusted: the registry keeps only what it expects). */
+export interface CheckpointReport {
+  /** The call whose checkpoint was made now, or null when none was (sessionCheckpoints 0, or it failed). */
+  made: number | null;
+  /** Calls whose checkpoints the agent dropped (memory short, or taken by the OOM killer), oldest first. */
+  dropped: number[];
+  /** User threads were running when the checkpoint was taken (they do not survive a return to it). */
+  threads: boolean;
+  /** The sandbox cannot keep checkpoints at all (under gVisor the agent cannot adopt them). */
+  unavailable?: true;
+}
+
+const callNumber = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+function checkpointReport(value: unknown): { checkpoint: CheckpointReport } | Record<string, never> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const { made, dropped, threads, unavailable } = value as Json;
+  return {
+    checkpoint: {
+      made: callNumber(made) ? made : null,
+      dropped: Array.isArray(dropped) ? dropped.filter(callNumber).slice(0, 100) : [],
+      threads: threads === true,
+      ...(unavailable === true ? { unavailable: true as const } : {}),
+    },
+  };
+}
 
 /** A signal name, or `exit`: how the relay saw the code's process end. */
 const ABRUPT_RE = /^(exit|SIG[A-Z0-9]{1,10})$/;
@@ -62,7 +96,7 @@ export function interpretFrame(line: string): AgentFrame {
         const session = frame.session === 'open' || frame.session === 'ended' ? { session: frame.session as 'open' | 'ended' } : {};
         const abrupt = typeof frame.abrupt === 'string' && ABRUPT_RE.test(frame.abrupt) ? { abrupt: frame.abrupt } : {};
         const stopped = isStream(frame.stopped) ? { stopped: frame.stopped } : {};
-        return { type: 'exit', code: frame.code as number, ...session, ...abrupt, ...stopped };
+        return { type: 'exit', code: frame.code as number, ...session, ...abrupt, ...stopped, ...checkpointReport(frame.checkpoint) };
       }
       break;
     // Whatever their fields, these never become output: a forged one is refused as an artifact, not

@@ -12,7 +12,7 @@ import { useHistoryStore } from '../../stores/history-store.js';
 import { statusLabel, statusTone } from './describe-exit.js';
 import { codeExcerpt, formatMaybeDuration, formatRowTime, oneLine } from './format.js';
 import { markHistoryFirstRows } from './history-perf.js';
-import { selectVisibleRows, wantsMoreRows } from './session-rows.js';
+import { selectSessionCallMarks, selectVisibleRows, wantsMoreRows } from './session-rows.js';
 import { SnippetText } from './snippet-text.js';
 
 export const ROW_HEIGHT = 32;
@@ -34,9 +34,13 @@ interface RowProps {
   index: number;
   selected: boolean;
   searching: boolean;
+  /** A session call a later step back discarded (issue 28). */
+  discarded: boolean;
+  /** The call whose checkpoint this one continued from, when it stepped back. */
+  from: number | null;
 }
 
-const HistoryRow = memo(function HistoryRow({ item, index, selected, searching }: RowProps) {
+const HistoryRow = memo(function HistoryRow({ item, index, selected, searching, discarded, from }: RowProps) {
   const client = clientLabel(item.client);
   const servers = oneLine(item.servers.join(', '));
   return (
@@ -46,7 +50,7 @@ const HistoryRow = memo(function HistoryRow({ item, index, selected, searching }
       aria-rowindex={index + 2}
       aria-selected={selected}
       data-id={item.id}
-      className={selected ? 'hist-row is-selected' : 'hist-row'}
+      className={`hist-row${selected ? ' is-selected' : ''}${discarded ? ' is-discarded' : ''}`}
       style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
     >
       <div role="gridcell" className="hist-c-time" title={formatDateTime(item.queuedAt)}>
@@ -69,7 +73,13 @@ const HistoryRow = memo(function HistoryRow({ item, index, selected, searching }
           // Not in the tab order (the grid is one tab stop); the keyboard way is "s" on the selected row.
           <button type="button" className="hist-session" data-session={item.session.id} tabIndex={-1} title="Show only this session's calls (s)">
             {sessionCallLabel(item.session)}
+            {from !== null && ` · from @${from}`}
           </button>
+        )}
+        {discarded && (
+          <span className="hist-discarded" title="A later call stepped back to an earlier checkpoint: this call's effects are gone">
+            discarded
+          </span>
         )}
         {searching && item.snippet ? <SnippetText parts={item.snippet} /> : codeExcerpt(item.codePreview)}
       </div>
@@ -100,6 +110,7 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
   const s = useHistoryStore(
     useShallow((st) => ({
       rows: selectVisibleRows(st),
+      marks: selectSessionCallMarks(st),
       selectedId: st.selectedId,
       hasMore: wantsMoreRows(st.rows, st.nextCursor, st.sessionFocus),
       loadingMore: st.loadingMore,
@@ -228,7 +239,15 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
         <div className="hist-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) =>
             v.index < s.rows.length ? (
-              <HistoryRow key={s.rows[v.index]!.id} item={s.rows[v.index]!} index={v.index} selected={v.index === selectedIndex} searching={s.searching} />
+              <HistoryRow
+                key={s.rows[v.index]!.id}
+                item={s.rows[v.index]!}
+                index={v.index}
+                selected={v.index === selectedIndex}
+                searching={s.searching}
+                discarded={s.marks.get(s.rows[v.index]!.id)?.discarded ?? false}
+                from={s.marks.get(s.rows[v.index]!.id)?.from ?? null}
+              />
             ) : (
               <TailRow key="tail" index={v.index} loading={s.loadingMore} error={s.moreError} onRetry={actions.retryRequested} />
             ),

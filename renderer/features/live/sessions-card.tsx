@@ -1,11 +1,12 @@
 // Sessions kept open between calls: who holds each, how many calls it has had, how old it is, how long
-// until it ends if left idle, its memory, whether a call is running or it is paused, and End.
+// until it ends if left idle, its memory, the calls it can step back to, whether a call is running or it is
+// paused, and End.
 import { useState } from 'react';
 import type { SessionInfo } from '../../../shared/sessions.js';
 import { Badge } from '../../components/badge.js';
 import { Button } from '../../components/button.js';
 import { clientLabel, formatBytes, formatDateTime, formatDuration } from '../../lib/format.js';
-import { callCount, formatCountdown, secondsLeft, shortSessionId } from '../../lib/session-format.js';
+import { callCount, checkpointsLabel, formatCountdown, secondsLeft, shortSessionId } from '../../lib/session-format.js';
 import { useNow } from '../../lib/use-now.js';
 import { useSessionsStore } from '../../stores/sessions-store.js';
 import { endSession } from './live-actions.js';
@@ -34,6 +35,9 @@ function SessionRow({ session, now }: { session: SessionInfo; now: number }) {
         {short}
       </span>
       <span className="session-calls small num">{callCount(session.calls)}</span>
+      <span className="session-checkpoints muted small num" title={`Checkpoints: session "<id>@<n>" continues from the state right after call n`}>
+        {checkpointsLabel(session.checkpoints)}
+      </span>
       <span className="muted small num" title={`Opened ${formatDateTime(session.openedAt)}`}>
         open {formatDuration(Math.max(0, now - session.openedAt))}
       </span>

@@ -56,7 +56,7 @@ describe.skipIf(!sandbox.available)('MCP protocol', () => {
           },
           servers: { type: 'array', items: { type: 'string' }, description: 'Optional list of MCP servers to make available as mcp_<name> proxies' },
           packages: { description: 'pip requirements pinned with ==' },
-          session: { description: "'new' opens; its id continues" },
+          session: { description: "'new' opens; id continues; id@n after call n" },
           timeout: { type: 'integer', minimum: 1, maximum: 120, default: 30, description: 'Execution timeout in seconds' },
         },
         required: ['code'],

@@ -12,7 +12,7 @@ import { createMcpServer } from '../../../electron/mcp/server-factory.js';
 import { engineSandboxes } from '../../../electron/sessions/engine-sandboxes.js';
 import { SessionJournal } from '../../../electron/sessions/session-journal.js';
 import { SessionRegistry, type SessionPolicy } from '../../../electron/sessions/session-registry.js';
-import { runtimeBinary, sandbox, startEngine, waitFor } from '../helpers.js';
+import { runtimeBinary, sandbox, startEngine, underGvisor, waitFor } from '../helpers.js';
 import { httpFixture, serverDeps, tempHome, type HttpFixture } from './mcp-helpers.js';
 
 type Result = CallToolResult & { structuredContent?: Record<string, unknown> };
@@ -57,7 +57,7 @@ describe.skipIf(!sandbox.available)('run_python sessions', { timeout: 120_000 },
 
   beforeEach(async () => {
     engine = await startEngine({ poolSize: 1, sessionMaxSec: 3600 });
-    policy = { idleSec: 600, maxSec: 3600, maxSessions: 2 };
+    policy = { idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints: 5 };
     home = tempHome();
     registry = new SessionRegistry(engineSandboxes(engine), () => policy, { journal: new SessionJournal(home), memoryLimit: () => engine.currentConfig.limits.memory });
     registry.start();
@@ -87,7 +87,8 @@ describe.skipIf(!sandbox.available)('run_python sessions', { timeout: 120_000 },
     expect(first.isError).toBe(false);
     const id = idOf(first);
     expect(textOf(first).split('\n')).toEqual([`session: ${id}`, 'opened']);
-    expect(first.structuredContent?.session).toEqual({ id, calls: 1, idleExpiresInSec: 600 });
+    // gVisor refuses the subreaper checkpoints need: none there.
+    expect(first.structuredContent?.session).toEqual({ id, calls: 1, idleExpiresInSec: 600, checkpoints: underGvisor ? [] : [1] });
 
     const [info] = registry.list();
     expect(info).toMatchObject({ id, calls: 1, busy: false, client: { name: 'vitest-a' } });

@@ -20,7 +20,7 @@ function setup() {
       memory: async (names) => names.map((name) => ({ name, memoryBytes: memory })),
       cancel: () => false,
     },
-    () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2 }),
+    () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints: 5 }),
     { memoryLimit: () => '512m' },
   );
   const router = new ControlRouter(controlMethods({ sessions: registry } as unknown as ControlServices), quiet as never);

@@ -72,7 +72,7 @@ export async function runFixture(options: RunFixtureOptions = {}) {
   const broker = new ApprovalBroker({ timeoutMs: () => 5000, allowAlways: () => {} });
   const packageCalls: string[][] = [];
   const sessions =
-    options.sessions === false ? undefined : new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2 }), { memoryLimit: () => '512m' });
+    options.sessions === false ? undefined : new SessionRegistry(engineSandboxes(engine), () => ({ idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints: 5 }), { memoryLimit: () => '512m' });
   // The closure reads `runs` at call time, as core.ts's server manager does.
   const servers = fakeCatalog(broker, (runId) => runs.channelsFor(runId));
   const runs: RunService = new RunService({

@@ -62,7 +62,7 @@ beforeEach(() => {
     memory: async (names) => names.map((name) => ({ name, memoryBytes: 42 })),
     cancel: (id) => (log.push(`cancel ${id}`), true),
   };
-  policy = { idleSec: 600, maxSec: 3600, maxSessions: 2 };
+  policy = { idleSec: 600, maxSec: 3600, maxSessions: 2, checkpoints: 5 };
   home = mkdtempSync(path.join(tmpdir(), 'sandbar-sessions-'));
   registry = new SessionRegistry(sandboxes, () => policy, { journal: new SessionJournal(home), memoryLimit: () => '512m', now: () => Date.now() });
   registry.start();
@@ -84,7 +84,7 @@ describe('the session registry', () => {
     await runCall(second);
     await vi.advanceTimersByTimeAsync(0);
     expect(sandboxes.log.filter((l) => !l.startsWith('cancel'))).toEqual([`pause ${container.name}`, `resume ${container.name}`, `pause ${container.name}`]);
-    expect(registry.resultInfo(first.id)).toEqual({ id: first.id, calls: 2, idleExpiresInSec: 600 });
+    expect(registry.resultInfo(first.id)).toEqual({ id: first.id, calls: 2, idleExpiresInSec: 600, checkpoints: [] }); // none reported, none kept
     expect(registry.list()[0]!.memoryBytes).toBeNull(); // sampled on demand (the panel's list asks)
     await registry.refreshMemory();
     expect(registry.list()).toEqual([
@@ -148,7 +148,7 @@ describe('the session registry', () => {
   });
 
   it('ends an idle session at sessionIdleSec, and one at sessionMaxSec however busy, removing the sandbox', async () => {
-    policy = { idleSec: 60, maxSec: 100, maxSessions: 2 };
+    policy = { idleSec: 60, maxSec: 100, maxSessions: 2, checkpoints: 5 };
     const idle = ok(registry.begin(A, 'new'));
     const container = await runCall(idle);
     await vi.advanceTimersByTimeAsync(59_000);

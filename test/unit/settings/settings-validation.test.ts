@@ -84,6 +84,8 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ['sessionIdleSec', { sessionIdleSec: 5 }, 'must be at least 10 seconds'],
   ['sessionMaxSec', { sessionMaxSec: 1.5 }, 'must be a whole number'],
   ['maxSessions', { maxSessions: 17 }, 'must be at most 16'],
+  ['sessionCheckpoints', { sessionCheckpoints: 21 }, 'must be at most 20'],
+  ['sessionCheckpoints', { sessionCheckpoints: -1 }, 'must be at least 0'],
   ['toolPolicies', { toolPolicies: ['everything'] }, 'must be an object of server or server/tool names to allow, ask or deny'],
   ['toolPolicies.everything/echo', { toolPolicies: { 'everything/echo': 'maybe' } }, 'must be allow, ask or deny'],
   ['approvalTimeoutSec', { approvalTimeoutSec: 1 }, 'must be at least 5 seconds'],

@@ -77,6 +77,7 @@ describe('electron-builder.yml', () => {
       'dist/electron/sandbox/agent/agent.py',
       'dist/electron/sandbox/agent/agent_channel.py',
       'dist/electron/sandbox/agent/agent_rpc.py',
+      'dist/electron/sandbox/agent/agent_checkpoints.py',
       'dist/electron/sandbox/agent/mcp_runtime.py',
       'dist/electron/sandbox/agent/probe.py',
       'dist/electron/sandbox/seccomp/sandbar-seccomp.json',

@@ -38,8 +38,9 @@ const paused = session('3f2a9c0d', {
   lastCallAt: NOW - 20_000,
   idleExpiresAt: NOW + 545_000,
   memoryBytes: 212 * 1024 ** 2,
+  checkpoints: [2, 3],
 });
-const busy = session('c07e51aa', { client: { name: 'cursor', version: null }, busy: true, openedAt: NOW - 4_000, idleExpiresAt: NOW + 600_000 });
+const busy = session('c07e51aa', { client: { name: 'cursor', version: null }, checkpoints: [], busy: true, openedAt: NOW - 4_000, idleExpiresAt: NOW + 600_000 });
 
 describe('SessionsCard', () => {
   it('shows nothing while no session is open', () => {
@@ -58,6 +59,7 @@ describe('SessionsCard', () => {
     expect(text).toContain('open 2 min 5 s');
     expect(text).toContain('ends if idle in 9:05');
     expect(text).toContain('212 MiB in use');
+    expect(text).toContain('steps back to 2, 3');
     act(() => vi.advanceTimersByTime(5_000));
     expect(row.textContent).toContain('ends if idle in 9:00');
 
@@ -66,6 +68,7 @@ describe('SessionsCard', () => {
     expect(other).toContain('idle clock stopped');
     expect(other).toContain('1 call');
     expect(other).toContain('memory not sampled');
+    expect(other).toContain('no checkpoints');
     expect(other).not.toContain('ends if idle');
   });
 

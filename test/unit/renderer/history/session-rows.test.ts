@@ -1,6 +1,6 @@
 // A session among the History view's loaded rows (renderer/features/history/session-rows.ts): focus, completeness, paging.
 import { describe, expect, it } from 'vitest';
-import { selectVisibleRows, sessionStartLoaded, visibleRows, wantsMoreRows } from '../../../../renderer/features/history/session-rows.js';
+import { selectSessionCallMarks, selectVisibleRows, sessionCallMarks, sessionStartLoaded, visibleRows, wantsMoreRows } from '../../../../renderer/features/history/session-rows.js';
 import { makeItems } from './fake-history-api.js';
 
 const S = 'a'.repeat(32);
@@ -31,5 +31,25 @@ describe('a session among the loaded rows', () => {
     expect(selectVisibleRows({ rows, sessionFocus: S })).toBe(first);
     expect(selectVisibleRows({ rows, sessionFocus: null })).toBe(rows);
     expect(selectVisibleRows({ rows: [...rows], sessionFocus: S })).not.toBe(first);
+  });
+
+  it('reads step backs from the numbers: later calls numbered no higher discard earlier ones, and say where they came from', () => {
+    // Oldest first: 1, 2, 3, then @1 (a new 2), then 3 again, then @2 (a new 3). Listed newest first.
+    const calls = [1, 2, 3, 2, 3, 3];
+    const listed = makeItems(6)
+      .map((r, k) => ({ ...r, session: { id: S, call: calls[k]! } }))
+      .reverse();
+    const marks = sessionCallMarks(listed);
+    const byCall = listed.map((r) => [r.session!.call, marks.get(r.id)!.discarded, marks.get(r.id)!.from]);
+    expect(byCall).toEqual([
+      [3, false, 2],
+      [3, true, null],
+      [2, false, 1],
+      [3, true, null],
+      [2, true, null],
+      [1, false, null],
+    ]);
+    expect(selectSessionCallMarks({ rows: listed })).toBe(selectSessionCallMarks({ rows: listed }));
+    expect(sessionCallMarks(rows).get('run-1')).toEqual({ discarded: false, from: null });
   });
 });

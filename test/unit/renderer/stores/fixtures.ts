@@ -48,6 +48,7 @@ export function session(id: string, extra: Partial<SessionInfo> = {}): SessionIn
     busy: false,
     memoryBytes: null,
     containerName: `sandbar-${id}`,
+    checkpoints: [1],
     ...extra,
   };
 }

@@ -63,6 +63,18 @@ describe('interpretFrame', () => {
     expect(interpretFrame(line({ type: 'imports', modules: 'pandas' }))).toMatchObject({ type: 'invalid' });
   });
 
+  it("reads a session call's checkpoint report, keeping only call numbers and the words it knows", () => {
+    expect(interpretFrame(line({ type: 'exit', code: 0, session: 'open', checkpoint: { made: 3, dropped: [1, 2], threads: true } }))).toEqual({
+      type: 'exit', code: 0, session: 'open', checkpoint: { made: 3, dropped: [1, 2], threads: true },
+    });
+    const forged = { made: '3', dropped: [0, -1, 1.5, 'x', 2], threads: 'yes', unavailable: 1, extra: 'x' };
+    expect(interpretFrame(line({ type: 'exit', code: 0, session: 'open', checkpoint: forged }))).toEqual({
+      type: 'exit', code: 0, session: 'open', checkpoint: { made: null, dropped: [2], threads: false },
+    });
+    expect(interpretFrame(line({ type: 'exit', code: 0, checkpoint: { made: null, dropped: [], threads: false, unavailable: true } }))).toMatchObject({ checkpoint: { unavailable: true } });
+    expect(interpretFrame(line({ type: 'exit', code: 0, checkpoint: [1] }))).toEqual({ type: 'exit', code: 0 });
+  });
+
   it('reads exit frames', () => {
     expect(interpretFrame(line({ type: 'exit', code: 0 }))).toEqual({ type: 'exit', code: 0 });
     expect(interpretFrame(line({ type: 'exit', code: 3 }))).toEqual({ type: 'exit', code: 3 });
