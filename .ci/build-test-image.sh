@@ -33,7 +33,7 @@ trap 'rm -rf "$root"' EXIT
 
 echo "build-test-image: debootstrap $suite into $root" >&2
 debootstrap --variant=minbase \
-  --include=python3,python3-numpy,python3-pandas,python3-matplotlib,python3-pil \
+  --include=python3,python3-numpy,python3-pandas,python3-matplotlib,python3-pil,python3-requests \
   "$suite" "$root" "$mirror" >/tmp/sandbar-debootstrap.log 2>&1 || {
     tail -n 30 /tmp/sandbar-debootstrap.log >&2; exit 1; }
 
@@ -60,6 +60,6 @@ tar -C "$root" -c . | "$runtime" import \
 lim() { local hard; hard=$(ulimit "$1"); [ "$hard" = unlimited ] || [ "$hard" -gt 4096 ] && hard=4096; echo "$hard"; }
 ulimits=(--ulimit "nofile=$(lim -Hn):$(lim -Hn)" --ulimit "nproc=$(lim -Hu):$(lim -Hu)")
 "$runtime" run --rm --network none "${ulimits[@]}" "$tag" python3 -c \
-  'import json, asyncio, numpy, pandas, matplotlib, PIL; print("python ok")' || {
+  'import json, asyncio, numpy, pandas, matplotlib, PIL, requests; print("python ok")' || {
     echo "build-test-image: the image was built but python3 does not start in it" >&2; exit 1; }
 echo "build-test-image: built $tag" >&2
