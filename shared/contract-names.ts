@@ -52,6 +52,7 @@ export const EVENT_NAMES = [
   'endpoint.changed',
   'approvals.changed',
   'sessions.changed',
+  'execution.egress',
 ] as const;
 
 /** IPC channel names, derived so nobody spells them twice. */

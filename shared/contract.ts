@@ -6,6 +6,7 @@ import { APPROVAL_DECISIONS, type ApprovalOutcome, type PendingApproval } from '
 import type { ArtifactMeta } from './artifacts.js';
 import type { EngineEvent, ExecutionResult, ExecutionSummary, PoolState, ToolCallRecord } from './execution.js';
 import type { ErrorCode } from './errors.js';
+import type { EgressRecord } from './egress-audit.js';
 import type { HealthReport, RuntimeTier } from './health.js';
 import type { HistoryDetail, HistoryPage, HistoryStatus } from './history.js';
 import type { ServerState, ToolInfo } from './proxy.js';
@@ -291,6 +292,8 @@ export interface Events {
   'approvals.changed': { pending: PendingApproval[]; last?: ApprovalOutcome };
   /** Every live session, after any opens, call, pause or end. */
   'sessions.changed': { sessions: SessionInfo[] };
+  /** One connection of a running execution through the egress proxy, as it is decided and as it ends. */
+  'execution.egress': { id: string; record: EgressRecord };
 }
 
 export type EventName = keyof Events;

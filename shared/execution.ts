@@ -1,6 +1,7 @@
 // What one execution is, how it ends, and the engine's event stream: the vocabulary of every surface.
 import type { Artifact, RefusedArtifact } from './artifacts.js';
 import type { ApprovalOutcome, PendingApproval } from './approvals.js';
+import type { EgressRecord } from './egress-audit.js';
 import type { RunFolder } from './folders.js';
 import type { Limits } from './limits.js';
 import type { PackagesUsed } from './packages.js';
@@ -73,6 +74,10 @@ export interface ExecutionResult {
   refusedArtifacts?: RefusedArtifact[];
   /** The user's folders the run's sandbox had (absent: none). */
   folders?: RunFolder[];
+  /** The run's connections through the egress proxy, oldest first (absent: egress was off). */
+  egress?: EgressRecord[];
+  /** Connections past MAX_EGRESS_RECORDS that were counted but not kept (absent: none). */
+  egressDropped?: number;
 }
 
 export interface ExecutionSummary {

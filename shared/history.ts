@@ -2,6 +2,7 @@
 import type { ApprovalOutcome } from './approvals.js';
 import type { ArtifactMeta, RefusedArtifact } from './artifacts.js';
 import type { ExitReason } from './execution.js';
+import type { EgressRecord } from './egress-audit.js';
 import type { RunFolder } from './folders.js';
 import type { PackagesUsed } from './packages.js';
 import type { SessionRef } from './sessions.js';
@@ -101,6 +102,10 @@ export interface HistoryDetail extends Omit<HistoryItem, 'codePreview' | 'snippe
   packages: PackagesUsed | null;
   /** The user's folders the run's sandbox had (empty: none). */
   folders: RunFolder[];
+  /** The run's connections through the egress proxy, oldest first (empty: none or egress off). */
+  egress: EgressRecord[];
+  /** Connections past MAX_EGRESS_RECORDS that were counted but not kept. */
+  egressDropped: number;
   /** Every decision about the run's tool calls (answers, the deadline, policy refusals), oldest first. */
   approvals: ApprovalOutcome[];
 }

@@ -295,6 +295,9 @@ export class HistoryReader {
       refusedArtifacts: parseRefused(row.refused_artifacts),
       packages: parsePackages(row.packages),
       folders: parseFolders(row.folders ?? null),
+      // Egress records are not stored yet (the proxy is not wired to runs).
+      egress: [],
+      egressDropped: 0,
       approvals: this.approvalsStmt.all<ApprovalRow>([id]).map(toApprovalOutcome),
     };
   }

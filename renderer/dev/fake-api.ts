@@ -121,6 +121,8 @@ export function createFakeApi(): SandbarApi {
         packages: null,
         approvals: [],
         folders: [],
+        egress: [],
+        egressDropped: 0,
       };
     },
     'executions.artifact': ({ runId, name }) => {

@@ -185,6 +185,8 @@ export class HistoryBackend {
       packages: null,
       approvals: [],
       folders: [],
+      egress: [],
+      egressDropped: 0,
     };
   }
 

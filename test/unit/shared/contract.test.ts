@@ -2,6 +2,7 @@
 // to shared/contract.ts that is not made here too fails the type check (npm test runs tsc over tests).
 import type { ApprovalDecision, ApprovalOutcome, PendingApproval } from '../../../shared/approvals.js';
 import type { SessionInfo } from '../../../shared/sessions.js';
+import type { EgressRecord } from '../../../shared/egress-audit.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   EVENT_NAMES,
@@ -119,7 +120,8 @@ describe('the control contract (pinned)', () => {
     expectTypeOf<Events['endpoint.changed']>().toEqualTypeOf<EndpointInfo>();
     expectTypeOf<Events['approvals.changed']>().toEqualTypeOf<{ pending: PendingApproval[]; last?: ApprovalOutcome }>();
     expectTypeOf<Events['sessions.changed']>().toEqualTypeOf<{ sessions: SessionInfo[] }>();
-    expect(EVENT_NAMES).toHaveLength(14);
+    expectTypeOf<Events['execution.egress']>().toEqualTypeOf<{ id: string; record: EgressRecord }>();
+    expect(EVENT_NAMES).toHaveLength(15);
   });
 
   it('the name lists are exactly the maps (the preload is built from the lists)', () => {

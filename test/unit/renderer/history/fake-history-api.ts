@@ -52,6 +52,8 @@ export function detailOf(item: HistoryItem): HistoryDetail {
     packages: null,
     approvals: [],
     folders: [],
+    egress: [],
+    egressDropped: 0,
   };
 }
 
