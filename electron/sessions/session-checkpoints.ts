@@ -17,7 +17,10 @@ export interface CheckpointState {
 /** After `call` ended normally: keep its checkpoint (if made) and the earlier ones still there, at most `keep`. */
 export function recordCheckpoint(state: CheckpointState, call: number, report: CheckpointReport | undefined, keep: number, memoryLimit: string): void {
   if (report?.unavailable) state.unavailable = true;
-  const known = state.checkpoints.filter((c) => c < call);
+  // The agent keeps at most keep - 1 older ones before it forks this call's (it ends the oldest past that
+  // unasked), then drops more for memory, oldest first; the list is cut the same way before the drops apply.
+  const older = state.checkpoints.filter((c) => c < call);
+  const known = older.slice(Math.max(0, older.length - Math.max(0, keep - 1)));
   const dropped = new Set(report?.dropped ?? []);
   const forMemory = known.filter((c) => dropped.has(c));
   const kept = known.filter((c) => !dropped.has(c));

@@ -135,6 +135,14 @@ describe('session checkpoints in the registry', () => {
     expect(registry.resultInfo(id)).not.toHaveProperty('note');
   });
 
+  it('cuts to the older ones the agent keeps before it applies drops for memory (the oldest was ended unasked)', async () => {
+    const id = await sessionWith(5); // 1..5 kept, sessionCheckpoints 5
+    // Call 6: the agent ends 1 (it keeps 4 older before forking) and then 2, 3 for memory; 4, 5 and 6 stay.
+    await runCall(ok(registry.begin(A, id)), { dropped: [2, 3] });
+    expect(registry.resultInfo(id)).toMatchObject({ calls: 6, checkpoints: [4, 5, 6], note: 'checkpoints of calls 2, 3 dropped to stay within the memory limit 512m.' });
+    expect(registry.begin(A, `${id}@1`).ok).toBe(false);
+  });
+
   it('says so when the sandbox cannot keep checkpoints (gVisor)', async () => {
     const open = ok(registry.begin(A, 'new'));
     await runCall(open, { made: null, unavailable: true });
