@@ -59,8 +59,9 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     const first = await call(a, { code: step(1), session: 'new' });
     const id = idOf(first);
     if (underGvisor) {
-      // gVisor refuses PR_SET_CHILD_SUBREAPER, so the agent keeps no checkpoints there, and @n says why.
+      // gVisor refuses PR_SET_CHILD_SUBREAPER (and CLONE_PARENT), so no checkpoints there: the first result and @n say why.
       expect(first.structuredContent?.session?.checkpoints).toEqual([]);
+      expect(textOf(first)).toContain('session note: sessionCheckpoints is 5, but this sandbox keeps no checkpoints: under gVisor');
       expect(textOf(await call(a, { code: 'print(x)', session: `${id}@1` }))).toContain('this sandbox cannot keep checkpoints (under gVisor');
       return;
     }

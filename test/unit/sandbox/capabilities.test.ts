@@ -63,6 +63,14 @@ describe('buildCapabilities', () => {
     expect(buildCapabilities({ backend: 'kubernetes', isolation: 'runc', rootless: true, probe: null }).lifetimeBackstop).toBe(true);
   });
 
+  it('says per isolation tier whether sessions keep checkpoints: runc yes, gVisor and Kubernetes no, in words', () => {
+    for (const backend of ['podman', 'docker'] as const) {
+      expect(buildCapabilities({ backend, isolation: 'runc', rootless: true, probe: null }).checkpoints).toBe(true);
+      expect(buildCapabilities({ backend, isolation: 'runsc', rootless: true, probe: null }).checkpoints).toMatch(/^under gVisor .*PR_SET_CHILD_SUBREAPER/);
+    }
+    expect(buildCapabilities({ backend: 'kubernetes', isolation: 'runc', rootless: true, probe: null }).checkpoints).toMatch(/cannot pause a pod/);
+  });
+
   it('reports a probe that did not run as unknown with its error', () => {
     const caps = buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: true, probe: { ok: false, error: 'boom' } });
     expect(caps.limits.seccomp).toEqual({ state: 'unknown', detail: 'boom' });
