@@ -2,6 +2,7 @@
 // and a /workspace file back to their values after call n, discards the later calls and their checkpoints,
 // refuses checkpoints not kept or never made (naming those that are), is `unknown` to another caller, and
 // keeps what `sessionCheckpoints` says; nothing is left behind when the session ends.
+import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,6 +21,29 @@ const textOf = (r: Result) => (r.content[0] as { text: string }).text;
 const idOf = (r: Result) => /^session: ([0-9a-f]{32})$/m.exec(textOf(r))?.[1] ?? '';
 /** The call's own output: what follows the session's lines. */
 const outputOf = (r: Result) => textOf(r).split('\n').filter((l) => !l.startsWith('session')).join('\n');
+
+type ReadmeStep = { code: string; at: 'new' | number | null } & ({ output: string; calls: number; checkpoints: number[] } | { error: string });
+
+/** The README's step-back example: each `run_python(…)` line and the `# …` line under it (output, or isError text). */
+function readmeStepBack(): ReadmeStep[] {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const block = /\*\*Stepping back \(checkpoints\)\.\*\*[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const lines = block.trimEnd().split('\n');
+  const steps: ReadmeStep[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const callLine = /^run_python\(session=(?:"new"|id|id \+ "@(\d+)"), code="(.*)"\)$/.exec(lines[i]!);
+    expect(callLine, lines[i]).not.toBeNull();
+    const at = lines[i]!.startsWith('run_python(session="new"') ? 'new' : callLine![1] ? Number(callLine![1]) : null;
+    const code = JSON.parse(`"${callLine![2]!.replaceAll('"', '\\"')}"`) as string;
+    const said = lines[i + 1] ?? '';
+    const error = /^# isError: (.*)$/.exec(said);
+    const result = /^# (.*?) {2,}calls (\d+), checkpoints \[([\d, ]*)\]$/.exec(said);
+    expect(error ?? result, said).not.toBeNull();
+    if (error) steps.push({ code, at, error: error[1]! });
+    else steps.push({ code, at, output: result![1]!, calls: Number(result![2]), checkpoints: result![3] ? result![3].split(', ').map(Number) : [] });
+  }
+  return steps;
+}
 
 describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 }, () => {
   let engine: Engine;
@@ -131,6 +155,25 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     expect(textOf(lost)).toContain('Calls that can still be returned to: 3');
     expect(outputOf(await call(a, { code: 'print(x)', session: `${fresh}@3` }))).toBe('2');
     expect(await registry.close(fresh)).toBe(true);
+  });
+
+  it.skipIf(underGvisor)("the README's step back prints what the README says", async () => {
+    const a = await connection('vitest-readme');
+    let id = '';
+    const steps = readmeStepBack();
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    for (const step of steps) {
+      const r = await call(a, { code: step.code, session: step.at === 'new' ? 'new' : step.at === null ? id : `${id}@${step.at}` });
+      if (step.at === 'new') id = idOf(r);
+      if ('error' in step) {
+        expect(r.isError, textOf(r)).toBe(true);
+        expect(textOf(r)).toContain(step.error.replace('<id>', id));
+        continue;
+      }
+      expect(r.isError, textOf(r)).toBe(false);
+      expect(outputOf(r)).toBe(step.output);
+      expect(r.structuredContent?.session).toMatchObject({ calls: step.calls, checkpoints: step.checkpoints });
+    }
   });
 
   it.skipIf(underGvisor)('60 MB a call under 512m: checkpoints stay within the limit, the oldest dropped (and said) before the session ends as memory', async () => {
