@@ -48,6 +48,8 @@ export interface CapabilityMatrix {
   rootlessNote?: string;
   lifetimeBackstop: boolean;
   pauseResume: boolean;
+  /** Session checkpoints (`<id>@<n>`) on this tier: `true`, or why not (gVisor refuses what the agent needs). */
+  checkpoints: true | string;
   limits: Record<EnforcedKey, LimitState>;
 }
 

@@ -108,6 +108,16 @@ export function buildHealthReport(input: {
       hint: 'Run the probe again (or `npm run -s sandbar -- doctor`); if it keeps failing, the detail above names the runtime error.',
     });
   }
+  if (capabilities?.pauseResume && typeof capabilities.checkpoints === 'string') {
+    // Sessions run here, but cannot step back (gVisor): a missing feature, amber, never a safety failure.
+    checks.push({
+      id: 'checkpoints',
+      label: 'Session checkpoints',
+      status: 'warn',
+      detail: `None on this tier: ${capabilities.checkpoints}. Sessions work; \`<id>@<n>\` is refused, saying why.`,
+      hint: 'Run sessions under runc (the OCI runtime setting) when they need to step back to a recent call.',
+    });
+  }
   // The runtime's default profile is the user's informed choice: weaker (amber), not unsafe to run.
   const required = ENFORCED_KEYS.filter((k) => (k !== 'seccomp' || seccomp === 'sandbar') && !exception(k));
   const ok = runtime !== null && image.present && probe?.ok === true && required.every((k) => enforced[k]);

@@ -122,7 +122,7 @@ export interface FolderSupport {
 
 /**
  * What a backend can do, declared by the backend itself: callers read this, never its name or class, so a
- * new backend touches its own files only. Checkpoints and egress exist on no backend yet.
+ * new backend touches its own files only. Egress exists on no backend yet.
  */
 export interface BackendFeatures {
   /** How messages name it ("Podman", "Docker", "Kubernetes"). */
@@ -131,8 +131,8 @@ export interface BackendFeatures {
   pause: boolean;
   /** Mounts this machine's package layers read-only (`packages`). */
   packages: boolean;
-  /** Checkpoints a sandbox and restores it later. */
-  checkpoints: boolean;
+  /** Keeps checkpoints of a session's calls (issue 28), per isolation tier: `true`, or why not in words. */
+  checkpoints: Record<CapabilityMatrix['isolation'], true | string>;
   /** Mounts a folder of the user's into a sandbox (always nosuid,nodev,noexec), or why it cannot. */
   folders: FolderSupport;
   /** Lets a sandbox reach allowed hosts through Sandbar's egress proxy. */

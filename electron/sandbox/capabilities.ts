@@ -53,6 +53,7 @@ export function buildCapabilities(input: {
     ...(input.rootlessNote && !input.rootless ? { rootlessNote: input.rootlessNote } : {}),
     lifetimeBackstop: input.features.lifetimeBackstop,
     pauseResume: input.features.pause,
+    checkpoints: input.features.checkpoints[input.isolation],
     limits: limitStates(input.probe, input.features, input.isolation),
   };
 }

@@ -10,14 +10,29 @@ export interface CheckpointState {
   notes: string[];
   /** Checkpoints taken while threads the code started were running. */
   threaded: Set<number>;
-  /** The sandbox said it cannot keep checkpoints (gVisor). */
-  unavailable: boolean;
+  /** Why this session's sandbox keeps no checkpoints (gVisor: the backend's features, or the agent's report). */
+  unavailable: string | null;
+}
+
+/** When the agent says it cannot keep checkpoints although the backend's features expected it could. */
+export const AGENT_CANNOT_CHECKPOINT =
+  'under gVisor, or wherever PR_SET_CHILD_SUBREAPER is refused, the relay cannot adopt the process that holds a checkpoint, so this session keeps none';
+
+/** Said once in a session's first result when sessionCheckpoints asks for checkpoints its sandbox cannot keep. */
+export function noCheckpointsNote(why: string, keep: number): string {
+  return `sessionCheckpoints is ${keep}, but this sandbox keeps no checkpoints: ${why}.`;
 }
 
 /** After `call` ended normally: keep its checkpoint (if made) and the earlier ones still there, at most `keep`. */
 export function recordCheckpoint(state: CheckpointState, call: number, report: CheckpointReport | undefined, keep: number, memoryLimit: string): void {
-  if (report?.unavailable) state.unavailable = true;
-  const known = state.checkpoints.filter((c) => c < call);
+  if (report?.unavailable && state.unavailable === null) {
+    state.unavailable = AGENT_CANNOT_CHECKPOINT;
+    if (keep > 0) state.notes.push(noCheckpointsNote(AGENT_CANNOT_CHECKPOINT, keep));
+  }
+  // The agent keeps at most keep - 1 older ones before it forks this call's (it ends the oldest past that
+  // unasked), then drops more for memory, oldest first; the list is cut the same way before the drops apply.
+  const older = state.checkpoints.filter((c) => c < call);
+  const known = older.slice(Math.max(0, older.length - Math.max(0, keep - 1)));
   const dropped = new Set(report?.dropped ?? []);
   const forMemory = known.filter((c) => dropped.has(c));
   const kept = known.filter((c) => !dropped.has(c));

@@ -63,9 +63,9 @@ export function callEndDetail(call: number, exitReason: string, message: string 
 }
 
 /** `<id>@<n>` where no checkpoint of call n is kept: why, and the calls that can still be returned to. */
-export function checkpointMessage(id: string, at: number, state: { calls: number; kept: readonly number[]; keep: number; unavailable?: boolean }): string {
+export function checkpointMessage(id: string, at: number, state: { calls: number; kept: readonly number[]; keep: number; unavailable?: string | null }): string {
   if (state.unavailable) {
-    return `session ${id} has no checkpoint of call ${at}: this sandbox cannot keep checkpoints (under gVisor the agent cannot adopt the processes that hold them), so no call can be returned to. Continue with the id alone.`;
+    return `session ${id} has no checkpoint of call ${at}: this sandbox cannot keep checkpoints (${state.unavailable}), so no call can be returned to. Continue with the id alone.`;
   }
   if (state.keep === 0) {
     return `session ${id} has no checkpoint of call ${at}: checkpoints are off here (sessionCheckpoints is 0), so no call can be returned to. Continue with the id alone.`;

@@ -7,7 +7,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { parseSessionRequest, type SessionEndReason, type SessionInfo, type SessionResultInfo } from '../../shared/sessions.js';
 import type { CheckpointReport, SessionBinding } from '../sandbox/engine-config.js';
 import type { SandboxContainer } from '../sandbox/run/sandbox-container.js';
-import { recordCheckpoint, stepBack, type CheckpointState } from './session-checkpoints.js';
+import { noCheckpointsNote, recordCheckpoint, stepBack, type CheckpointState } from './session-checkpoints.js';
 import { ownerHash, type SessionJournal } from './session-journal.js';
 import { busyMessage, callEndDetail, capMessage, checkpointMessage, endedBecause, expiredMessage, malformedMessage, unknownMessage, unsupportedMessage } from './session-messages.js';
 
@@ -35,6 +35,8 @@ export interface SessionSandboxes {
   memory(names: readonly string[]): Promise<{ name: string; memoryBytes: number }[]>;
   /** Cancels a running execution by id (a session ended from the panel mid-call). */
   cancel(runId: string): boolean;
+  /** Why sandboxes here keep no checkpoints (the backend's features for its isolation tier), else null. */
+  checkpointsRefused?(): string | null;
 }
 
 export interface SessionRegistryOptions {
@@ -213,8 +215,9 @@ export class SessionRegistry {
       checkpoints: [],
       notes: [],
       threaded: new Set(),
-      unavailable: false,
+      unavailable: this.sandboxes.checkpointsRefused?.() ?? null,
     };
+    if (session.unavailable && this.policy().checkpoints > 0) session.notes.push(noCheckpointsNote(session.unavailable, this.policy().checkpoints));
     this.live.set(session.id, session);
     this.options.journal?.opened(session.id, caller.key);
     return this.admit(session, null);
@@ -255,7 +258,8 @@ export class SessionRegistry {
         settled = true;
         this.afterCall(session, call, container, result, kept, report);
       },
-      checkpoints: { call, restoreTo: at, keep: this.policy().checkpoints },
+      // Where checkpoints cannot be kept the agent is not asked to try (it would fork for nothing).
+      checkpoints: { call, restoreTo: at, keep: session.unavailable ? 0 : this.policy().checkpoints },
       notRun: () => giveBack(),
     };
     const giveBack = () => {

@@ -194,7 +194,7 @@ export function createFakeApi(): SandbarApi {
         capabilities: { state: 'enforced' as const, detail: 'none' },
         seccomp: { state: 'enforced' as const, detail: 'EPERM' },
       });
-      const caps = (isolation: 'runc' | 'runsc') => ({ backend: 'podman' as const, isolation, rootless: true, lifetimeBackstop: true, pauseResume: true, limits: limits(isolation === 'runsc' ? 'exception' : 'enforced') });
+      const caps = (isolation: 'runc' | 'runsc') => ({ backend: 'podman' as const, isolation, rootless: true, lifetimeBackstop: true, pauseResume: true, checkpoints: isolation === 'runsc' ? 'under gVisor the relay cannot adopt the process that holds a checkpoint, so a session there keeps none' : (true as const), limits: limits(isolation === 'runsc' ? 'exception' : 'enforced') });
       return [
         { runtime: 'podman', isolation: 'runc', capabilities: caps('runc') },
         { runtime: 'podman', isolation: 'runsc', capabilities: caps('runsc') },

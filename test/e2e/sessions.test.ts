@@ -1,7 +1,8 @@
 // Sessions in the panel (issue 15): a session opened through run_python with `session: "new"` appears in
 // Live with its calls; End ends it (the list empties and the next call with its id fails); History shows
 // its calls under the session's label and lists them alone on request. With a step back (issue 28), Live
-// lists the calls the session can return to, and History marks the call it discarded.
+// lists the calls the session can return to, and History marks the call it discarded (in the row and, in
+// words, in the detail pane).
 import { describe, expect, it, onTestFailed } from 'vitest';
 import { apiCall, e2e, pageErrors, panelAndAgent, resultText, screenshot } from './harness.js';
 
@@ -75,6 +76,18 @@ describe.skipIf(!e2e.available)('panel: sessions', () => {
     expect(await stepped.textContent()).not.toContain('discarded');
     const discarded = rows.filter({ has: env.page.getByRole('button', { name: `session ${short} · call 2`, exact: true }) });
     expect(await discarded.textContent()).toContain('discarded');
+    // The detail pane says it in words: the discarded call, its checkpoint gone with it; the step back's origin;
+    // the session has ended (End above), so no call of it keeps a checkpoint.
+    const pane = env.page.getByRole('complementary', { name: /^Run / });
+    await discarded.locator('.hist-c-time').click();
+    await expect.poll(() => pane.textContent(), { timeout: 10_000 }).toContain('A later call stepped back to an earlier checkpoint: what this call did is gone');
+    expect(await pane.locator('[data-checkpoint]').textContent()).toBe('Its checkpoint was discarded with it');
+    await stepped.locator('.hist-c-time').click();
+    await expect.poll(() => pane.textContent(), { timeout: 10_000 }).toContain('Stepped back: continued from the checkpoint of call 1, discarding the calls after it');
+    expect(await pane.locator('[data-checkpoint]').textContent()).toBe('The session has ended: its checkpoints went with it');
+    await screenshot(env.page, 'sessions-history-detail');
+    await pane.getByRole('button', { name: 'Close details' }).click();
+    await pane.waitFor({ state: 'detached', timeout: 10_000 });
     await grid.getByRole('button', { name: `session ${short} · call 1` }).click();
     // The third call (after End) failed before running: whether it is recorded is the engine's business;
     // the two calls that ran are listed, and the run outside the session is not.

@@ -50,6 +50,12 @@ export function containersOf(instanceId: string): string[] {
   return out.split('\n').filter(Boolean);
 }
 
+/** Containers, volumes and images labelled for a Sandbar instance (sandboxes use tmpfs only: the last two stay empty). */
+export function leftBehind(instanceId: string): { containers: string[]; volumes: string[]; images: string[] } {
+  const list = (args: string[]) => execFileSync(runtimeBinary(), [...args, '--filter', `label=sandbar.instance=${instanceId}`, '--quiet'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return { containers: list(['ps', '--all']), volumes: list(['volume', 'ls']), images: list(['images']) };
+}
+
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, stepMs = 100): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {

@@ -1,6 +1,7 @@
 // Which container runtimes the integration suite runs on: SANDBAR_TEST_RUNTIMES, a comma list of
 // `podman`, `docker` and `runsc` (Podman with gVisor). The first is the main integration project; each
-// other one gets its own project over the container suites, run after it (never two at once on 2 cores).
+// other one gets its own project over the container suites and the checkpoint suite, run after it (never two
+// at once on 2 cores).
 // Unset: the runtime the locator finds, as before. In CI a listed runtime that is missing fails the run.
 
 export interface TestRuntime {
@@ -12,13 +13,15 @@ export interface TestRuntime {
 }
 
 const CONTAINER_SUITES = ['test/integration/sandbox/**/*.test.ts'];
+/** Checkpoints live in the sandbox (the agent forks), so whether they work depends on the runtime: each runs them. */
+const CHECKPOINTS = 'test/integration/mcp/session-checkpoints.test.ts';
 
 export const TEST_RUNTIMES: Record<TestRuntime['id'], Omit<TestRuntime, 'id'>> = {
   podman: { env: { SANDBAR_RUNTIME: 'podman' }, include: CONTAINER_SUITES },
-  docker: { env: { SANDBAR_RUNTIME: 'docker' }, include: CONTAINER_SUITES },
+  docker: { env: { SANDBAR_RUNTIME: 'docker' }, include: [...CONTAINER_SUITES, CHECKPOINTS] },
   runsc: {
     env: { SANDBAR_RUNTIME: 'podman', SANDBAR_OCI_RUNTIME: 'runsc' },
-    include: ['test/integration/sandbox/hostile-code.test.ts', 'test/integration/sandbox/runtime-matrix.test.ts', 'test/integration/sandbox/folders.test.ts'],
+    include: ['test/integration/sandbox/hostile-code.test.ts', 'test/integration/sandbox/runtime-matrix.test.ts', 'test/integration/sandbox/folders.test.ts', CHECKPOINTS],
   },
 };
 

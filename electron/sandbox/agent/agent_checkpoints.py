@@ -111,15 +111,26 @@ def _end_checkpoint(call):
     shutil.rmtree(_ckpt_path(call), ignore_errors=True)
 
 
+# The sandbox's memory use and limit: cgroup v2 files, else cgroup v1's (hosts still on v1 or hybrid). Without
+# them only the OOM killer would drop checkpoints, and it takes the largest, not the oldest, and may take the
+# agent in the same breath.
+_CGROUP_MEMORY = (('/sys/fs/cgroup/memory.current', '/sys/fs/cgroup/memory.max'),
+                  ('/sys/fs/cgroup/memory/memory.usage_in_bytes', '/sys/fs/cgroup/memory/memory.limit_in_bytes'))
+
+
 def _memory_share():
-    try:
-        with open('/sys/fs/cgroup/memory.current') as f:
-            current = int(f.read())
-        with open('/sys/fs/cgroup/memory.max') as f:
-            limit = f.read().strip()
-        return current / int(limit) if limit != 'max' else 0.0
-    except (OSError, ValueError):
-        return 0.0
+    for usage, limit in _CGROUP_MEMORY:
+        try:
+            with open(usage) as f:
+                current = int(f.read())
+            with open(limit) as f:
+                bound = f.read().strip()
+        except (OSError, ValueError):
+            continue
+        if bound == 'max' or not bound.isdigit() or int(bound) >= 1 << 60:
+            return 0.0  # no limit (v1 says so with a huge number)
+        return current / int(bound)
+    return 0.0
 
 
 def _prune_checkpoints(keep):

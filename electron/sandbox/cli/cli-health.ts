@@ -9,13 +9,17 @@ import { isolationOf } from '../sandbox-spec.js';
 import { ContainerFactory } from './container-factory.js';
 import type { ContainerRuntime, RuntimeInfo } from './container-runtime.js';
 
+/** Why gVisor keeps no checkpoints: its kernel (runsc here) refuses both ways for the relay to adopt them. */
+export const GVISOR_NO_CHECKPOINTS =
+  'under gVisor the relay cannot adopt the process that holds a checkpoint (runsc refuses PR_SET_CHILD_SUBREAPER and ignores CLONE_PARENT), so a session there keeps none; use runc for step backs';
+
 /** Podman and Docker differ in one fact: Docker has no runtime-side lifetime cap (`--timeout`). */
 export function cliFeatures(kind: BackendKind): BackendFeatures {
   return {
     label: kind === 'docker' ? 'Docker' : 'Podman',
     pause: true,
     packages: true,
-    checkpoints: true, // in the sandbox (the agent forks; issue 28), wherever sessions run
+    checkpoints: { runc: true, runsc: GVISOR_NO_CHECKPOINTS }, // in the sandbox: the agent forks (issue 28)
     // Docker's bind mounts take no noexec; only a read-only volume bind gets it (cli-args.ts).
     folders: { readOnly: true, writable: kind === 'docker' ? 'Docker cannot mount a folder writable and noexec,nosuid,nodev at once (only a read-only bind is remounted with them), so writable folders are refused on Docker; use Podman for them.' : true },
     egress: false,

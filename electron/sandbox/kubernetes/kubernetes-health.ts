@@ -7,12 +7,14 @@ import { buildCapabilities } from '../capabilities.js';
 import type { ProbeResult } from '../probe.js';
 import type { Isolation } from '../sandbox-spec.js';
 
+const NO_SESSIONS = 'Kubernetes cannot pause a pod, so it keeps no sessions, and no checkpoints of them';
+
 /** A pod cannot be paused (no sessions) nor mount this machine's package layers; the kubelet bounds pids, not the pod. */
 export const KUBERNETES_FEATURES: BackendFeatures = {
   label: 'Kubernetes',
   pause: false,
   packages: false,
-  checkpoints: false,
+  checkpoints: { runc: NO_SESSIONS, runsc: NO_SESSIONS },
   folders: {
     readOnly: 'a pod runs on a cluster node, which cannot see the folders of this computer',
     writable: 'a pod runs on a cluster node, which cannot see the folders of this computer',

@@ -80,6 +80,8 @@ export function RuntimeFacts({ report }: { report: HealthReport }) {
           </dd>
           <dt>Pause/resume</dt>
           <dd>{caps.pauseResume ? 'supported' : 'not supported by this backend'}</dd>
+          <dt>Checkpoints</dt>
+          <dd>{caps.checkpoints === true ? 'kept in the sandbox: a session can step back to a recent call (<id>@<n>)' : `none: ${caps.checkpoints}`}</dd>
         </dl>
       )}
     </section>

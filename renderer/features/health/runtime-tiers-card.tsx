@@ -1,5 +1,6 @@
 // Every runtime and isolation tier installed here (Podman, Docker, gVisor), probed on request: each
-// limit's state per runtime, with the reason for every documented exception.
+// limit's state per runtime, with the reason for every documented exception, and whether sessions there keep
+// checkpoints (gVisor does not, and says why).
 import { useState } from 'react';
 import { ENFORCED_KEYS, type RuntimeTier } from '../../../shared/health.js';
 import { StatusDot } from '../../components/badge.js';
@@ -26,6 +27,11 @@ export function RuntimeTiersCard() {
       if (reason) reasons.set(reason, [...(reasons.get(reason) ?? []), `${tierLabel(t)}, ${ENFORCED_LABEL[k]}`]);
     }
   }
+  const noCheckpoints = new Map<string, string[]>();
+  for (const t of tiers ?? []) {
+    const support = t.capabilities?.checkpoints;
+    if (typeof support === 'string') noCheckpoints.set(support, [...(noCheckpoints.get(support) ?? []), tierLabel(t)]);
+  }
   return (
     <section className="card" aria-labelledby="tiers-title">
       <h2 id="tiers-title">Every runtime here</h2>
@@ -47,6 +53,7 @@ export function RuntimeTiersCard() {
                   {ENFORCED_LABEL[k]}
                 </th>
               ))}
+              <th scope="col">Checkpoints</th>
             </tr>
           </thead>
           <tbody>
@@ -57,16 +64,19 @@ export function RuntimeTiersCard() {
                   {t.capabilities && !t.capabilities.rootless && <span className="muted"> (not rootless)</span>}
                 </th>
                 {t.capabilities ? (
-                  ENFORCED_KEYS.map((k) => {
-                    const limit = t.capabilities!.limits[k];
-                    return (
-                      <td key={k}>
-                        <StatusDot tone={STATE[limit.state].tone} label={`${tierLabel(t)}, ${ENFORCED_LABEL[k]}: ${STATE[limit.state].label}`} />
-                      </td>
-                    );
-                  })
+                  <>
+                    {ENFORCED_KEYS.map((k) => {
+                      const limit = t.capabilities!.limits[k];
+                      return (
+                        <td key={k}>
+                          <StatusDot tone={STATE[limit.state].tone} label={`${tierLabel(t)}, ${ENFORCED_LABEL[k]}: ${STATE[limit.state].label}`} />
+                        </td>
+                      );
+                    })}
+                    <td className={t.capabilities.checkpoints === true ? undefined : 'muted'}>{t.capabilities.checkpoints === true ? 'kept' : 'none'}</td>
+                  </>
                 ) : (
-                  <td colSpan={ENFORCED_KEYS.length} className="muted">
+                  <td colSpan={ENFORCED_KEYS.length + 1} className="muted">
                     not probed: {t.error ?? 'unknown'}
                   </td>
                 )}
@@ -80,6 +90,15 @@ export function RuntimeTiersCard() {
           {[...reasons].map(([reason, where]) => (
             <li key={reason}>
               {where.join('; ')}: {reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {noCheckpoints.size > 0 && (
+        <ul className="muted" aria-label="Why some runtimes keep no checkpoints">
+          {[...noCheckpoints].map(([reason, where]) => (
+            <li key={reason}>
+              {where.join('; ')}, checkpoints: {reason}
             </li>
           ))}
         </ul>

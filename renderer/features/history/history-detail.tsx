@@ -8,12 +8,12 @@ import { Button } from '../../components/button.js';
 import { CopyButton } from '../../components/copy-button.js';
 import { displayText } from '../../../shared/display-text.js';
 import { clientLabel, formatBytes, formatDateTime } from '../../lib/format.js';
-import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
 import { ApprovalsSection } from './approvals-section.js';
 import { FoldersSection } from './folders-section.js';
 import { PackagesSection } from './packages-section.js';
+import { SessionCallFact } from './session-call-fact.js';
 import { CodeBlock } from './code-block.js';
 import { describeExit, statusTone } from './describe-exit.js';
 import { exportRunJson } from './export-json.js';
@@ -94,21 +94,6 @@ function RunActions({ detail }: { detail: HistoryDetail }) {
   );
 }
 
-/** The run's place in its session, and the way to list that session's calls alone. */
-function SessionFact({ id, call }: { id: string; call: number }) {
-  const focused = useHistoryStore((s) => s.sessionFocus === id);
-  return (
-    <>
-      <span title={id}>{sessionCallLabel({ id, call })}</span>{' '}
-      {!focused && (
-        <button type="button" className="link-btn" onClick={() => useHistoryStore.getState().sessionFocused(id)}>
-          Show its calls
-        </button>
-      )}
-    </>
-  );
-}
-
 function RunDetail({ d }: { d: HistoryDetail }) {
   const client = clientLabel(d.client) + (d.transport ? ` (${d.transport})` : '');
   const exit = describeExit(d);
@@ -130,7 +115,7 @@ function RunDetail({ d }: { d: HistoryDetail }) {
           ['Servers', d.servers.length ? displayText(d.servers.join(', ')) : '—'],
           ['Exit code', d.exitCode !== null ? String(d.exitCode) : '—'],
           ['Container', d.containerName ?? '—'],
-          ...(d.session ? [['Session', <SessionFact id={d.session.id} call={d.session.call} />] as [string, ReactNode]] : []),
+          ...(d.session ? [['Session', <SessionCallFact runId={d.id} session={d.session} />] as [string, ReactNode]] : []),
         ]}
       />
       <h3>Code</h3>

@@ -9,10 +9,11 @@ import { Button } from '../../components/button.js';
 import { clientLabel, formatDateTime } from '../../lib/format.js';
 import { sessionCallLabel } from '../../lib/session-format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
+import { useSessionsStore } from '../../stores/sessions-store.js';
 import { statusLabel, statusTone } from './describe-exit.js';
 import { codeExcerpt, formatMaybeDuration, formatRowTime, oneLine } from './format.js';
 import { markHistoryFirstRows } from './history-perf.js';
-import { selectSessionCallMarks, selectVisibleRows, wantsMoreRows } from './session-rows.js';
+import { callCheckpoint, selectSessionCallMarks, selectVisibleRows, wantsMoreRows } from './session-rows.js';
 import { SnippetText } from './snippet-text.js';
 
 export const ROW_HEIGHT = 32;
@@ -38,9 +39,11 @@ interface RowProps {
   discarded: boolean;
   /** The call whose checkpoint this one continued from, when it stepped back. */
   from: number | null;
+  /** Its live session keeps this call's checkpoint: `<id>@<n>` can return to it now. */
+  checkpoint: boolean;
 }
 
-const HistoryRow = memo(function HistoryRow({ item, index, selected, searching, discarded, from }: RowProps) {
+const HistoryRow = memo(function HistoryRow({ item, index, selected, searching, discarded, from, checkpoint }: RowProps) {
   const client = clientLabel(item.client);
   const servers = oneLine(item.servers.join(', '));
   return (
@@ -75,6 +78,11 @@ const HistoryRow = memo(function HistoryRow({ item, index, selected, searching, 
             {sessionCallLabel(item.session)}
             {from !== null && ` · from @${from}`}
           </button>
+        )}
+        {checkpoint && item.session && (
+          <span className="hist-checkpoint" title={`A checkpoint of this call is kept: session "<id>@${item.session.call}" continues from right after it`}>
+            checkpoint
+          </span>
         )}
         {discarded && (
           <span className="hist-discarded" title="A later call stepped back to an earlier checkpoint: this call's effects are gone">
@@ -123,6 +131,8 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
     })),
   );
   const actions = useHistoryStore.getState();
+  const live = useSessionsStore((st) => st.sessions);
+  const keepsCheckpoint = (row: HistoryItem, discarded: boolean) => !!row.session && callCheckpoint(row.session, discarded, live).kind === 'kept';
   const scrollRef = useRef<HTMLDivElement>(null);
   const atTopRef = useRef(true);
   const showTail = s.hasMore || s.moreError !== null;
@@ -247,6 +257,7 @@ export function HistoryTable({ onOpen, gridRef }: { onOpen(id: string): void; gr
                 searching={s.searching}
                 discarded={s.marks.get(s.rows[v.index]!.id)?.discarded ?? false}
                 from={s.marks.get(s.rows[v.index]!.id)?.from ?? null}
+                checkpoint={keepsCheckpoint(s.rows[v.index]!, s.marks.get(s.rows[v.index]!.id)?.discarded ?? false)}
               />
             ) : (
               <TailRow key="tail" index={v.index} loading={s.loadingMore} error={s.moreError} onRetry={actions.retryRequested} />

@@ -2,8 +2,10 @@
 // Rows come newest first and a session's first call is its oldest, so once call 1 is loaded every call
 // of that session is too: paging can stop there rather than reading the whole history. Step backs (issue
 // 28) are read from the numbers alone: a call numbered no higher than an earlier one stepped back, and
-// discarded every earlier call from its number on.
+// discarded every earlier call from its number on. Which calls keep a checkpoint now comes from the live
+// sessions: checkpoints end with their session, so an ended session's calls keep none.
 import type { HistoryItem } from '../../../shared/history.js';
+import type { SessionRef } from '../../../shared/sessions.js';
 
 /** The rows the table shows: all of them, or only the calls of the session in focus (newest first, as loaded). */
 export function visibleRows(rows: readonly HistoryItem[], focus: string | null): readonly HistoryItem[] {
@@ -66,4 +68,22 @@ let marksMemo: { rows: readonly HistoryItem[]; out: Map<string, SessionCallMark>
 export function selectSessionCallMarks(s: { rows: readonly HistoryItem[] }): Map<string, SessionCallMark> {
   if (marksMemo?.rows !== s.rows) marksMemo = { rows: s.rows, out: sessionCallMarks(s.rows) };
   return marksMemo.out;
+}
+
+/** Whether a session call's checkpoint can be returned to now: only a live session keeps any (issue 28). */
+export type CallCheckpoint =
+  | { kind: 'kept'; request: string }
+  | { kind: 'not-kept'; kept: readonly number[] }
+  | { kind: 'discarded' }
+  | { kind: 'ended' };
+
+/**
+ * A call's checkpoint, from the live sessions (their `checkpoints`, which the main process keeps current). A
+ * discarded call keeps none whatever the list says: its number now belongs to the call that replaced it.
+ */
+export function callCheckpoint(ref: SessionRef, discarded: boolean, live: readonly { id: string; checkpoints: readonly number[] }[]): CallCheckpoint {
+  if (discarded) return { kind: 'discarded' };
+  const session = live.find((s) => s.id === ref.id);
+  if (!session) return { kind: 'ended' };
+  return session.checkpoints.includes(ref.call) ? { kind: 'kept', request: `${ref.id}@${ref.call}` } : { kind: 'not-kept', kept: session.checkpoints };
 }

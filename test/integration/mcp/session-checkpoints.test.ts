@@ -2,6 +2,7 @@
 // and a /workspace file back to their values after call n, discards the later calls and their checkpoints,
 // refuses checkpoints not kept or never made (naming those that are), is `unknown` to another caller, and
 // keeps what `sessionCheckpoints` says; nothing is left behind when the session ends.
+import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +12,7 @@ import type { Engine } from '../../../electron/sandbox/engine.js';
 import { createMcpServer } from '../../../electron/mcp/server-factory.js';
 import { engineSandboxes } from '../../../electron/sessions/engine-sandboxes.js';
 import { SessionRegistry, type SessionPolicy } from '../../../electron/sessions/session-registry.js';
-import { sandbox, startEngine, underGvisor } from '../helpers.js';
+import { leftBehind, sandbox, startEngine, underGvisor, waitFor } from '../helpers.js';
 import { serverDeps } from './mcp-helpers.js';
 
 type Result = CallToolResult & { structuredContent?: { session?: { calls: number; checkpoints: number[] } } };
@@ -20,6 +21,29 @@ const textOf = (r: Result) => (r.content[0] as { text: string }).text;
 const idOf = (r: Result) => /^session: ([0-9a-f]{32})$/m.exec(textOf(r))?.[1] ?? '';
 /** The call's own output: what follows the session's lines. */
 const outputOf = (r: Result) => textOf(r).split('\n').filter((l) => !l.startsWith('session')).join('\n');
+
+type ReadmeStep = { code: string; at: 'new' | number | null } & ({ output: string; calls: number; checkpoints: number[] } | { error: string });
+
+/** The README's step-back example: each `run_python(…)` line and the `# …` line under it (output, or isError text). */
+function readmeStepBack(): ReadmeStep[] {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const block = /\*\*Stepping back \(checkpoints\)\.\*\*[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const lines = block.trimEnd().split('\n');
+  const steps: ReadmeStep[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const callLine = /^run_python\(session=(?:"new"|id|id \+ "@(\d+)"), code="(.*)"\)$/.exec(lines[i]!);
+    expect(callLine, lines[i]).not.toBeNull();
+    const at = lines[i]!.startsWith('run_python(session="new"') ? 'new' : callLine![1] ? Number(callLine![1]) : null;
+    const code = JSON.parse(`"${callLine![2]!.replaceAll('"', '\\"')}"`) as string;
+    const said = lines[i + 1] ?? '';
+    const error = /^# isError: (.*)$/.exec(said);
+    const result = /^# (.*?) {2,}calls (\d+), checkpoints \[([\d, ]*)\]$/.exec(said);
+    expect(error ?? result, said).not.toBeNull();
+    if (error) steps.push({ code, at, error: error[1]! });
+    else steps.push({ code, at, output: result![1]!, calls: Number(result![2]), checkpoints: result![3] ? result![3].split(', ').map(Number) : [] });
+  }
+  return steps;
+}
 
 describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 }, () => {
   let engine: Engine;
@@ -37,6 +61,9 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     await Promise.allSettled(clients.splice(0).map((c) => c.close()));
     registry.dispose();
     await engine.dispose();
+    // Checkpoints live in the sandbox's own tmpfs and processes: nothing of them outlives it on the host.
+    await waitFor(() => leftBehind(engine.owner.instanceId).containers.length === 0, 5000);
+    expect(leftBehind(engine.owner.instanceId)).toEqual({ containers: [], volumes: [], images: [] });
   });
 
   async function connection(name: string): Promise<Client> {
@@ -56,8 +83,9 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     const first = await call(a, { code: step(1), session: 'new' });
     const id = idOf(first);
     if (underGvisor) {
-      // gVisor refuses PR_SET_CHILD_SUBREAPER, so the agent keeps no checkpoints there, and @n says why.
+      // gVisor refuses PR_SET_CHILD_SUBREAPER (and CLONE_PARENT), so no checkpoints there: the first result and @n say why.
       expect(first.structuredContent?.session?.checkpoints).toEqual([]);
+      expect(textOf(first)).toContain('session note: sessionCheckpoints is 5, but this sandbox keeps no checkpoints: under gVisor');
       expect(textOf(await call(a, { code: 'print(x)', session: `${id}@1` }))).toContain('this sandbox cannot keep checkpoints (under gVisor');
       return;
     }
@@ -129,6 +157,25 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     expect(await registry.close(fresh)).toBe(true);
   });
 
+  it.skipIf(underGvisor)("the README's step back prints what the README says", async () => {
+    const a = await connection('vitest-readme');
+    let id = '';
+    const steps = readmeStepBack();
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    for (const step of steps) {
+      const r = await call(a, { code: step.code, session: step.at === 'new' ? 'new' : step.at === null ? id : `${id}@${step.at}` });
+      if (step.at === 'new') id = idOf(r);
+      if ('error' in step) {
+        expect(r.isError, textOf(r)).toBe(true);
+        expect(textOf(r)).toContain(step.error.replace('<id>', id));
+        continue;
+      }
+      expect(r.isError, textOf(r)).toBe(false);
+      expect(outputOf(r)).toBe(step.output);
+      expect(r.structuredContent?.session).toMatchObject({ calls: step.calls, checkpoints: step.checkpoints });
+    }
+  });
+
   it.skipIf(underGvisor)('60 MB a call under 512m: checkpoints stay within the limit, the oldest dropped (and said) before the session ends as memory', async () => {
     expect(engine.currentConfig.limits.memory).toBe('512m');
     const a = await connection('vitest-a');
@@ -147,9 +194,15 @@ describe.skipIf(!sandbox.available)('session checkpoints', { timeout: 180_000 },
     let ended: Result | undefined;
     for (let i = 0; i < 12 && !ended; i++) {
       const r = await call(a, { code: 'kept = globals().setdefault("kept", [])\nkept.append(bytearray(os.urandom(1)) * (60 << 20))', session: id });
-      notes.push(...textOf(r).split('\n').filter((l) => l.startsWith('session note:')));
+      const said = textOf(r).split('\n').filter((l) => l.startsWith('session note:'));
+      notes.push(...said);
+      // Oldest first: every checkpoint dropped for memory is older than each one still kept.
+      const dropped = said.flatMap((l) => [.../calls? ([0-9, ]+) dropped to stay/.exec(l)?.[1]?.split(', ').map(Number) ?? []]);
+      const kept = r.structuredContent?.session?.checkpoints ?? [];
+      if (dropped.length > 0 && kept.length > 0) expect(Math.max(...dropped), textOf(r)).toBeLessThan(Math.min(...kept));
       if (r.isError) ended = r;
     }
+    // Said before the end: the drops happen after a call (over 70 % of the limit), not in the OOM killer's hands.
     expect(notes.join('\n'), ended && textOf(ended)).toMatch(/checkpoints? of calls? [0-9, ]+ dropped to stay within the memory limit 512m/);
     expect(ended && textOf(ended)).toMatch(/memory limit 512m/);
   });

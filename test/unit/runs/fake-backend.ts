@@ -20,7 +20,7 @@ export const FAKE_FEATURES: BackendFeatures = {
   label: 'Fake',
   pause: true,
   packages: true,
-  checkpoints: false,
+  checkpoints: { runc: true, runsc: 'not on this backend' }, // the fake agent reports none made
   folders: { readOnly: 'not on this backend', writable: 'not on this backend' },
   egress: false,
   lifetimeBackstop: true,

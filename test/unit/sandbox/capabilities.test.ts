@@ -63,6 +63,28 @@ describe('buildCapabilities', () => {
     expect(buildCapabilities({ backend: 'kubernetes', isolation: 'runc', rootless: true, probe: null }).lifetimeBackstop).toBe(true);
   });
 
+  it('says per isolation tier whether sessions keep checkpoints: runc yes, gVisor and Kubernetes no, in words', () => {
+    for (const backend of ['podman', 'docker'] as const) {
+      expect(buildCapabilities({ backend, isolation: 'runc', rootless: true, probe: null }).checkpoints).toBe(true);
+      expect(buildCapabilities({ backend, isolation: 'runsc', rootless: true, probe: null }).checkpoints).toMatch(/^under gVisor .*PR_SET_CHILD_SUBREAPER/);
+    }
+    expect(buildCapabilities({ backend: 'kubernetes', isolation: 'runc', rootless: true, probe: null }).checkpoints).toMatch(/cannot pause a pod/);
+  });
+
+  it('Health says in an amber row that sessions keep no checkpoints under gVisor, and nothing under runc or Kubernetes', () => {
+    const p = probe(['pids']);
+    const gvisor = buildHealthReport({ seccomp: 'sandbar', runtime: podmanRoot, image: IMAGE, probe: p, capabilities: buildCapabilities({ backend: 'podman', isolation: 'runsc', rootless: false, probe: p }) });
+    const row = gvisor.checks.find((c) => c.id === 'checkpoints')!;
+    expect(row).toMatchObject({ label: 'Session checkpoints', status: 'warn' });
+    expect(row.detail).toMatch(/^None on this tier: under gVisor .*PR_SET_CHILD_SUBREAPER.*`<id>@<n>` is refused, saying why\.$/);
+    expect(row.hint).toMatch(/runc/);
+    expect(gvisor.ok).toBe(true);
+    const runc = buildHealthReport({ seccomp: 'sandbar', runtime: { ...podmanRoot, ociRuntime: 'runc' }, image: IMAGE, probe: probe(), capabilities: buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: false, probe: probe() }) });
+    expect(runc.checks.some((c) => c.id === 'checkpoints')).toBe(false);
+    const k8s = buildHealthReport({ seccomp: 'sandbar', runtime: { ...podmanRoot, name: 'kubernetes' }, image: IMAGE, probe: probe(), capabilities: buildCapabilities({ backend: 'kubernetes', isolation: 'runsc', rootless: true, probe: probe() }) });
+    expect(k8s.checks.some((c) => c.id === 'checkpoints')).toBe(false); // no sessions there at all
+  });
+
   it('reports a probe that did not run as unknown with its error', () => {
     const caps = buildCapabilities({ backend: 'podman', isolation: 'runc', rootless: true, probe: { ok: false, error: 'boom' } });
     expect(caps.limits.seccomp).toEqual({ state: 'unknown', detail: 'boom' });

@@ -15,6 +15,8 @@ describe('parseTestRuntimes', () => {
     expect(runsc).toMatchObject({ id: 'runsc', env: { SANDBAR_RUNTIME: 'podman', SANDBAR_OCI_RUNTIME: 'runsc' } });
     expect(runsc!.include).toContain('test/integration/sandbox/hostile-code.test.ts');
     expect(runsc!.include).toContain('test/integration/sandbox/runtime-matrix.test.ts');
+    // Checkpoints depend on the runtime (the agent forks in the sandbox): every runtime runs their suite.
+    for (const runtime of [docker, runsc]) expect(runtime!.include).toContain('test/integration/mcp/session-checkpoints.test.ts');
   });
 
   it('refuses an unknown name instead of silently testing less', () => {

@@ -7,6 +7,7 @@ import type { ExecutionResult } from '../../../shared/execution.js';
 import { DEFAULT_LIMITS } from '../../../shared/limits.js';
 import type { CheckpointReport } from '../../../electron/sandbox/engine-config.js';
 import type { SandboxContainer } from '../../../electron/sandbox/run/sandbox-container.js';
+import { AGENT_CANNOT_CHECKPOINT } from '../../../electron/sessions/session-checkpoints.js';
 import { SessionRegistry, type SessionCall, type SessionPolicy, type SessionSandboxes } from '../../../electron/sessions/session-registry.js';
 
 const A = { key: 'token:a', client: { name: 'claude-code', version: '2.0' } };
@@ -19,6 +20,7 @@ const success: ExecutionResult = {
 
 let policy: SessionPolicy;
 let registry: SessionRegistry;
+let sandboxes: SessionSandboxes;
 
 function ok(call: SessionCall): Extract<SessionCall, { ok: true }> {
   if (!call.ok) throw new Error(call.message);
@@ -48,7 +50,7 @@ async function sessionWith(n: number): Promise<string> {
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
-  const sandboxes: SessionSandboxes = {
+  sandboxes = {
     cannotPause: () => null,
     pause: async () => {},
     resume: async () => {},
@@ -135,11 +137,41 @@ describe('session checkpoints in the registry', () => {
     expect(registry.resultInfo(id)).not.toHaveProperty('note');
   });
 
-  it('says so when the sandbox cannot keep checkpoints (gVisor)', async () => {
+  it('cuts to the older ones the agent keeps before it applies drops for memory (the oldest was ended unasked)', async () => {
+    const id = await sessionWith(5); // 1..5 kept, sessionCheckpoints 5
+    // Call 6: the agent ends 1 (it keeps 4 older before forking) and then 2, 3 for memory; 4, 5 and 6 stay.
+    await runCall(ok(registry.begin(A, id)), { dropped: [2, 3] });
+    expect(registry.resultInfo(id)).toMatchObject({ calls: 6, checkpoints: [4, 5, 6], note: 'checkpoints of calls 2, 3 dropped to stay within the memory limit 512m.' });
+    expect(registry.begin(A, `${id}@1`).ok).toBe(false);
+  });
+
+  it('says so when the sandbox cannot keep checkpoints (the agent finds out: gVisor unseen by the settings)', async () => {
     const open = ok(registry.begin(A, 'new'));
     await runCall(open, { made: null, unavailable: true });
+    expect(registry.resultInfo(open.id).note).toBe(`sessionCheckpoints is 5, but this sandbox keeps no checkpoints: ${AGENT_CANNOT_CHECKPOINT}.`);
     const refused = registry.begin(A, `${open.id}@1`);
     expect(refused.ok === false && refused.message).toContain('this sandbox cannot keep checkpoints (under gVisor');
+  });
+
+  it('where the backend says its tier keeps none (gVisor), asks the agent for none and says why, once', async () => {
+    const why = 'under gVisor the relay cannot adopt the process that holds a checkpoint';
+    const gvisor = new SessionRegistry({ ...sandboxes, checkpointsRefused: () => why }, () => policy, { memoryLimit: () => '512m', now: () => Date.now() });
+    try {
+      const open = ok(gvisor.begin(A, 'new'));
+      expect(open.binding.checkpoints.keep).toBe(0);
+      await runCall(open, { made: null });
+      expect(gvisor.resultInfo(open.id)).toMatchObject({ checkpoints: [], note: `sessionCheckpoints is 5, but this sandbox keeps no checkpoints: ${why}.` });
+      await runCall(ok(gvisor.begin(A, open.id)), { made: null });
+      expect(gvisor.resultInfo(open.id)).not.toHaveProperty('note');
+      const refused = gvisor.begin(A, `${open.id}@1`);
+      expect(refused.ok === false && refused.message).toBe(`session ${open.id} has no checkpoint of call 1: this sandbox cannot keep checkpoints (${why}), so no call can be returned to. Continue with the id alone.`);
+      policy = { ...policy, checkpoints: 0 };
+      const quiet = ok(gvisor.begin(A, 'new'));
+      await runCall(quiet, { made: null });
+      expect(gvisor.resultInfo(quiet.id)).not.toHaveProperty('note'); // nothing asked, nothing to excuse
+    } finally {
+      gvisor.dispose();
+    }
   });
 
   it('keeps only what it expects of the agent’s report: no checkpoint for another call, none it never knew', async () => {

@@ -46,4 +46,12 @@ describe('RuntimeFacts capability matrix', () => {
     render(<RuntimeFacts report={report([], 'runc', 'podman')} />);
     expect(screen.getByLabelText('What the backend can do').textContent).toMatch(/Lifetime capin the runtime/);
   });
+
+  it('says checkpoints are kept under runc and, under gVisor, why there are none', () => {
+    render(<RuntimeFacts report={report([], 'runc', 'podman')} />);
+    expect(screen.getByLabelText('What the backend can do').textContent).toMatch(/Checkpointskept in the sandbox: a session can step back/);
+    cleanup();
+    render(<RuntimeFacts report={report(['pids', 'seccomp'], 'runsc', 'podman')} />);
+    expect(screen.getByLabelText('What the backend can do').textContent).toMatch(/Checkpointsnone: under gVisor the relay cannot adopt .*PR_SET_CHILD_SUBREAPER/);
+  });
 });

@@ -45,6 +45,12 @@ describe('RuntimeTiersCard', () => {
     expect(within(table).getByText(/not probed: the image img is not present in docker/)).toBeTruthy();
     const reasons = screen.getByRole('list', { name: 'Why some limits are not enforced' });
     expect(reasons.textContent).toMatch(/podman \+ gVisor, Process limit: gVisor: processes inside the sandbox are not host pids/);
+    // Checkpoints per tier: kept under runc, none under gVisor, with the reason in words.
+    const cells = (tier: string) => within(within(table).getByRole('rowheader', { name: tier }).closest('tr')!).getAllByRole('cell');
+    expect(cells('podman').at(-1)!.textContent).toBe('kept');
+    expect(cells('podman + gVisor').at(-1)!.textContent).toBe('none');
+    const why = screen.getByRole('list', { name: 'Why some runtimes keep no checkpoints' });
+    expect(why.textContent).toMatch(/^podman \+ gVisor, checkpoints: under gVisor the relay cannot adopt .*PR_SET_CHILD_SUBREAPER/);
   });
 
   it('says why when the probe cannot run, and offers it again', async () => {
