@@ -4,12 +4,29 @@
 // run's egress gateway (egress/egress-proxy.ts, behind this port). Frames, open streams and buffered bytes
 // are bounded per run, so a sandbox writing frames by hand ends as protocol abuse, never as host memory.
 import { Duplex } from 'node:stream';
+import type { EgressRecord } from '../../../shared/egress-audit.js';
 
 /** Where connections go (the run's egress proxy). */
 export interface EgressGateway {
   accept(stream: Duplex): void;
   close(): void;
 }
+
+/** One run's egress as the engine hands it to the run (made by egress/egress-runs.ts; absent: egress is off). */
+export interface RunEgress {
+  gateway: EgressGateway;
+  limits: TunnelLimits;
+  /** For the agent's start frame: the CA certificate the sandbox trusts, and each secret's placeholder (never a value). */
+  agent: { caPem: string; placeholders: Record<string, string> };
+  /** The run's connections so far (at most MAX_EGRESS_RECORDS) and how many more were not kept. */
+  records(): { egress: EgressRecord[]; egressDropped: number };
+}
+
+/**
+ * Sends one frame to the sandbox. A promise back means the container's input is full: the stream waits for it
+ * before taking more, so a fast upstream is slowed to what the sandbox reads (host memory stays bounded).
+ */
+export type FrameSender = (frame: EgressFrame) => Promise<void> | void;
 
 export type EgressFrame =
   | { type: 'egress_open'; id: number }
@@ -42,7 +59,7 @@ class TunnelStream extends Duplex {
 
   constructor(
     readonly id: number,
-    private readonly send: (frame: EgressFrame) => void,
+    private readonly send: FrameSender,
   ) {
     super({ allowHalfOpen: true });
   }
@@ -52,10 +69,12 @@ class TunnelStream extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    let full: Promise<void> | void = undefined;
     for (let at = 0; at < chunk.length; at += EGRESS_CHUNK_BYTES) {
-      this.send({ type: 'egress_data', id: this.id, data: chunk.subarray(at, at + EGRESS_CHUNK_BYTES).toString('base64') });
+      full = this.send({ type: 'egress_data', id: this.id, data: chunk.subarray(at, at + EGRESS_CHUNK_BYTES).toString('base64') }) ?? full;
     }
-    done();
+    if (full) void full.then(() => done(), () => done());
+    else done();
   }
 
   override _final(done: (error?: Error | null) => void): void {
@@ -76,7 +95,7 @@ export class EgressTunnel {
 
   constructor(
     private readonly gateway: EgressGateway,
-    private readonly send: (frame: EgressFrame) => void,
+    private readonly send: FrameSender,
     private readonly limits: TunnelLimits,
   ) {}
 
