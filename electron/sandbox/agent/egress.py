@@ -180,6 +180,11 @@ class _Gate:
                 conn.host_ended = True
                 self.after_end(cid)
             elif kind == 'egress_close':
+                if conn.out:  # the host's last bytes (a refusal's body) go out first, as far as they fit
+                    try:
+                        conn.sock.send(conn.out)
+                    except OSError:
+                        pass
                 self.close(cid, tell=False)
 
     def shutdown(self):
