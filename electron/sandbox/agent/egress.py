@@ -10,17 +10,18 @@ import collections
 import os
 import selectors
 import socket
+import tempfile
 import threading
 
 CHUNK = 48 * 1024  # egress-tunnel.ts EGRESS_CHUNK_BYTES: a data frame's payload before base64
-BUNDLE_DIR = '/tmp/.sandbar-egress'
 SYSTEM_CAS = ('/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem')
 PROXY_VARS = ('HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy')
 CA_VARS = ('SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE')
 
 _send = None  # the agent's frame writer (on_boot)
 _gate = None  # this process's listener and connections, or None while egress is off
-_env_set = set()  # variables this module set, so a later call without egress takes them away
+_saved = {}  # each variable this module changed -> its value before (None: unset), restored when egress goes off
+_bundle_dir = None  # made once per sandbox in its own tmpfs (/tmp)
 
 
 def on_boot(_boot, send):
@@ -204,6 +205,7 @@ def on_egress(message):
 
 def _bundle(ca_pem):
     """System CAs plus the instance's CA, in the container's own tmpfs; the path, or None if it cannot be written."""
+    global _bundle_dir
     system = ''
     for path in SYSTEM_CAS:
         try:
@@ -213,8 +215,9 @@ def _bundle(ca_pem):
         except OSError:
             continue
     try:
-        os.makedirs(BUNDLE_DIR, mode=0o755, exist_ok=True)
-        path = os.path.join(BUNDLE_DIR, 'ca-bundle.pem')
+        if _bundle_dir is None or not os.path.isdir(_bundle_dir):
+            _bundle_dir = tempfile.mkdtemp(prefix='sandbar-egress-')
+        path = os.path.join(_bundle_dir, 'ca-bundle.pem')
         with open(path, 'w') as f:
             f.write(system.rstrip('\n') + '\n' + ca_pem if system else ca_pem)
         return path
@@ -222,14 +225,21 @@ def _bundle(ca_pem):
         return None
 
 
-def _set_env(values):
-    for name in list(_env_set):
-        if name not in values:
-            os.environ.pop(name, None)
-    for name, value in values.items():
-        os.environ[name] = value
-    _env_set.clear()
-    _env_set.update(values)
+def _set_env(values, dropped=()):
+    """Sets `values` and removes `dropped`; what was there before the first change comes back once egress is off."""
+    for name in list(_saved):
+        if name not in values and name not in dropped:
+            before = _saved.pop(name)
+            if before is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = before
+    for name in list(values) + list(dropped):
+        if name not in _saved:
+            _saved[name] = os.environ.get(name)
+    for name in dropped:
+        os.environ.pop(name, None)
+    os.environ.update(values)
 
 
 def on_start(start):
@@ -239,6 +249,7 @@ def on_start(start):
     if not isinstance(egress, dict):
         if _gate is not None:
             _gate.post({'type': 'egress_stop'})
+            _gate.thread.join(2)  # the listener is closed before the code runs
             _gate = None
         _set_env({})
         return
@@ -247,8 +258,6 @@ def on_start(start):
         _gate = _Gate()
     url = 'http://127.0.0.1:%d' % _gate.port
     values = dict.fromkeys(PROXY_VARS, url)
-    for name in ('NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy'):
-        os.environ.pop(name, None)  # every destination goes through the proxy
     ca = egress.get('caPem')
     bundle = _bundle(ca) if isinstance(ca, str) and ca else None
     if bundle:
@@ -256,4 +265,4 @@ def on_start(start):
     placeholders = egress.get('placeholders')
     if isinstance(placeholders, dict):
         values.update({k: v for k, v in placeholders.items() if isinstance(k, str) and isinstance(v, str)})
-    _set_env(values)
+    _set_env(values, dropped=('NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy'))  # every destination goes through the proxy
