@@ -68,14 +68,14 @@ export class EgressRuns {
     const policy = new EgressPolicy(s.egress);
     if (!policy.enabled) return null;
     const ca = await this.ca().catch((err: Error) => {
-      throw new Error(`egress is on, but the instance's CA could not be loaded from ${this.options.home}: ${err.message}`);
+      throw new Error(`egress is on, but the instance's CA could not be loaded from ${this.options.home}: ${err.message}`, { cause: err });
     });
     let upstreamCa: readonly string[] = tls.rootCertificates;
     if (s.egressCaFile) {
       try {
         upstreamCa = [...tls.rootCertificates, this.#readFile(s.egressCaFile)];
       } catch (err) {
-        throw new Error(`egress is on, but egressCaFile ${s.egressCaFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+        throw new Error(`egress is on, but egressCaFile ${s.egressCaFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
       }
     }
     // Secrets that cannot be read (variable unset, file missing) are left out: their hosts get no header.
