@@ -85,6 +85,8 @@ class _Gate:
         except OSError:
             return
         sock.setblocking(False)
+        # The host's answers come in pieces (headers, body): Nagle would hold the second for the client's delayed ACK.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         cid, self.next_id = self.next_id, self.next_id + 1
         self.conns[cid] = _Conn(sock)
         self.sel.register(sock, selectors.EVENT_READ, cid)
