@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type SandbarCore } from '../../../electron/core.js';
 import { runToolResult } from '../../../electron/mcp/tool-result.js';
 import type { EgressRecord } from '../../../shared/egress-audit.js';
-import { containersOf, sandbox, underGvisor, waitFor } from '../helpers.js';
+import { containersOf, sandbox, waitFor } from '../helpers.js';
 import { startUpstream, upstreamPki, type Upstream } from '../fixtures/upstream-tls.js';
 
 const SECRET = `sk-egress-it-${process.pid}-${Date.now().toString(36)}`;
@@ -125,7 +125,7 @@ out["flood"] = statuses
 print(json.dumps(out))
 `;
 
-describe.skipIf(!sandbox.available || underGvisor)('egress through the host in real sandboxes', () => {
+describe.skipIf(!sandbox.available)('egress through the host in real sandboxes', () => {
   let core: SandbarCore | undefined;
   let plain: Upstream, secretHost: Upstream, tunnelHost: Upstream, spare: Upstream;
   let caPem = '';
