@@ -3,11 +3,16 @@
 // an unreadable egressCaFile refused in words), a backend without egress refusing the run, refused lines in
 // the result text (and nothing else changed), and records kept in history (schema v9) and read back.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EgressRecord } from '../../../shared/egress-audit.js';
 import type { EngineEvent } from '../../../shared/execution.js';
+import { EgressBudget } from '../../../electron/egress/egress-budget.js';
+import { EgressPolicy } from '../../../electron/egress/egress-policy.js';
+import { EgressProxy } from '../../../electron/egress/egress-proxy.js';
 import { EgressRuns, type EgressRunSettings } from '../../../electron/egress/egress-runs.js';
 import { runEgressOf } from '../../../electron/sandbox/engine-config.js';
 import { interpretFrame } from '../../../electron/sandbox/run/frame-parser.js';
@@ -31,6 +36,33 @@ const records: EgressRecord[] = [
   { host: '127.0.0.1', port: 9, decision: 'allowed', bytesOut: 10, bytesIn: 20, method: 'GET', path: '/x', status: 200 },
   { host: 'evil.example', port: 443, decision: 'denied', reason: 'not allowed', bytesOut: 0, bytesIn: 0, method: 'CONNECT' },
 ];
+
+describe('the end of a run', () => {
+  it('ends the upstream side of a request still waiting for its answer (not at the idle timeout)', async () => {
+    let upstreamClosed = false;
+    const hanging = http.createServer((req) => req.socket.once('close', () => (upstreamClosed = true)));
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const port = (hanging.address() as AddressInfo).port;
+    const budget = new EgressBudget({ maxConnections: 5, maxBytes: 1_000_000 });
+    const proxy = new EgressProxy({ policy: new EgressPolicy({ allow: [`127.0.0.1:${port}`], deny: [] }), budget, secrets: [], resolve: async () => [] });
+    const front = net.createServer((socket) => proxy.accept(socket));
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const client = net.connect((front.address() as AddressInfo).port, '127.0.0.1');
+      client.on('error', () => {});
+      client.write(`GET http://127.0.0.1:${port}/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      for (let i = 0; i < 300 && (await new Promise<number>((r) => hanging.getConnections((_e, n) => r(n)))) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      proxy.close(); // the run ended
+      for (let i = 0; i < 300 && !upstreamClosed; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(upstreamClosed).toBe(true);
+      expect(budget.records).toEqual([expect.objectContaining({ path: '/slow', decision: 'allowed' })]);
+    } finally {
+      front.close();
+      hanging.closeAllConnections();
+      hanging.close();
+    }
+  });
+});
 
 describe('egress frames from the agent', () => {
   it('are egress frames (for the tunnel), never output, whatever their fields', () => {
