@@ -69,15 +69,19 @@ class _Gate:
     def loop(self):
         while not self.stopped:
             for key, events in self.sel.select():
-                if key.data == 'listen':
-                    self.accept()
-                elif key.data == 'wake':
-                    self.drain_inbox()
-                else:
-                    if events & selectors.EVENT_WRITE:
-                        self.flush(key.data)
-                    if events & selectors.EVENT_READ:
-                        self.read(key.data)
+                try:
+                    if key.data == 'listen':
+                        self.accept()
+                    elif key.data == 'wake':
+                        self.drain_inbox()
+                    else:
+                        if events & selectors.EVENT_WRITE:
+                            self.flush(key.data)
+                        if events & selectors.EVENT_READ:
+                            self.read(key.data)
+                except (OSError, ValueError, KeyError):  # one broken connection must not end egress for the run
+                    if isinstance(key.data, int):
+                        self.close(key.data, tell=True)
 
     def accept(self):
         try:
@@ -154,7 +158,10 @@ class _Gate:
         if conn is None:
             return
         if conn.registered:
-            self.sel.unregister(conn.sock)
+            try:
+                self.sel.unregister(conn.sock)
+            except (KeyError, ValueError):
+                pass
         conn.sock.close()
         if tell:
             _send({'type': 'egress_close', 'id': cid})
