@@ -48,9 +48,16 @@ export interface TunnelLimits {
   maxFrames: number;
 }
 
-/** Frames for a run that may move `maxBytes` through at most `maxConnections` connections: twice what a well-behaved agent sends. */
+/**
+ * Small frames a run may send besides full chunks: a kept-alive connection sends one frame per small request,
+ * so a run of many small API calls needs far more frames than its bytes suggest. Each costs the host one
+ * JSON parse (microseconds), so this bounds host time, not memory.
+ */
+export const SMALL_FRAME_ALLOWANCE = 100_000;
+
+/** Frames for a run that may move `maxBytes` through at most `maxConnections` connections: twice what a well-behaved agent sends, plus small requests. */
 export function tunnelLimits(maxBytes: number, maxConnections: number): TunnelLimits {
-  return { maxFrames: 2 * (Math.ceil(maxBytes / EGRESS_CHUNK_BYTES) + 4 * maxConnections) + 64 };
+  return { maxFrames: 2 * (Math.ceil(maxBytes / EGRESS_CHUNK_BYTES) + 4 * maxConnections) + SMALL_FRAME_ALLOWANCE };
 }
 
 class TunnelStream extends Duplex {
