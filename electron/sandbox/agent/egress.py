@@ -14,6 +14,7 @@ import tempfile
 import threading
 
 CHUNK = 48 * 1024  # egress-tunnel.ts EGRESS_CHUNK_BYTES: a data frame's payload before base64
+WINDOW = 1024 * 1024  # egress-tunnel.ts EGRESS_WINDOW_BYTES: sent and not yet acknowledged, per connection
 SYSTEM_CAS = ('/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem')
 PROXY_VARS = ('HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy')
 CA_VARS = ('SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE')
@@ -30,10 +31,10 @@ def on_boot(_boot, send):
 
 
 class _Conn:
-    __slots__ = ('sock', 'out', 'host_ended', 'we_ended', 'shut', 'registered')
+    __slots__ = ('sock', 'out', 'host_ended', 'we_ended', 'shut', 'registered', 'unacked')
 
     def __init__(self, sock):
-        self.sock, self.out = sock, bytearray()
+        self.sock, self.out, self.unacked = sock, bytearray(), 0
         self.host_ended = self.we_ended = self.shut = False
         self.registered = True
 
@@ -99,7 +100,9 @@ class _Gate:
     def interest(self, cid):
         """Read while the code may still send, write while bytes wait; neither: out of the selector."""
         conn = self.conns[cid]
-        events = (0 if conn.we_ended else selectors.EVENT_READ) | (selectors.EVENT_WRITE if conn.out else 0)
+        # Reading stops while the host has not taken WINDOW bytes: a slow upstream slows the code's sends.
+        reading = not conn.we_ended and conn.unacked < WINDOW
+        events = (selectors.EVENT_READ if reading else 0) | (selectors.EVENT_WRITE if conn.out else 0)
         if events and conn.registered:
             self.sel.modify(conn.sock, events, cid)
         elif events:
@@ -119,7 +122,10 @@ class _Gate:
         except OSError:
             return self.close(cid, tell=True)
         if data:
+            conn.unacked += len(data)
             _send({'type': 'egress_data', 'id': cid, 'data': base64.b64encode(data).decode('ascii')})
+            if conn.unacked >= WINDOW:
+                self.interest(cid)
             return
         conn.we_ended = True
         _send({'type': 'egress_end', 'id': cid})
@@ -186,6 +192,9 @@ class _Gate:
                 except ValueError:
                     continue
                 self.flush(cid)
+            elif kind == 'egress_ack' and type(message.get('bytes')) is int:
+                conn.unacked = max(0, conn.unacked - message['bytes'])
+                self.interest(cid)
             elif kind == 'egress_end':
                 conn.host_ended = True
                 self.after_end(cid)

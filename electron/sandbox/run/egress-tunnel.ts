@@ -32,15 +32,21 @@ export type EgressFrame =
   | { type: 'egress_open'; id: number }
   | { type: 'egress_data'; id: number; data: string }
   | { type: 'egress_end'; id: number }
-  | { type: 'egress_close'; id: number };
+  | { type: 'egress_close'; id: number }
+  /** Host to sandbox only: the proxy took `bytes` more of this connection's data (the agent's send window). */
+  | { type: 'egress_ack'; id: number; bytes: number };
 
 export const EGRESS_FRAME_TYPES: ReadonlySet<string> = new Set(['egress_open', 'egress_data', 'egress_end', 'egress_close']);
 
 /** Bytes of one data frame's payload, before base64 (both directions). */
 export const EGRESS_CHUNK_BYTES = 48 * 1024;
+/** What the agent sends of one connection before the host acknowledges it (egress.py WINDOW); below MAX_BUFFERED_BYTES. */
+export const EGRESS_WINDOW_BYTES = 1024 * 1024;
+/** The host acknowledges at least this much at a time (or all once its buffer is empty). */
+const ACK_STEP_BYTES = 64 * 1024;
 /** Streams open at once (the proxy's budget allows fewer connections; this bounds streams not yet parsed). */
 export const MAX_OPEN_STREAMS = 64;
-/** Bytes from the sandbox waiting for a slow upstream before the connection is cut. */
+/** Bytes from the sandbox waiting for a slow upstream before the connection is cut (an agent keeping to its window never gets near). */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface TunnelLimits {
@@ -71,8 +77,27 @@ class TunnelStream extends Duplex {
     super({ allowHalfOpen: true });
   }
 
+  /** Bytes from the sandbox pushed into this stream, and how many of them were acknowledged as taken. */
+  pushed = 0;
+  #acked = 0;
+
   override _read(): void {
-    // Push-based: data arrives as frames; the buffer is bounded by the tunnel (MAX_BUFFERED_BYTES).
+    // Push-based: data arrives as frames (acknowledged as it is taken, in read() below).
+  }
+
+  /**
+   * Every consumer (pipe, flowing or paused) takes data through read(): tell the agent what was taken, so it
+   * may send that much again. It holds EGRESS_WINDOW_BYTES unacknowledged at most; MAX_BUFFERED_BYTES cuts
+   * one that does not keep to it.
+   */
+  override read(size?: number): unknown {
+    const chunk: unknown = super.read(size);
+    const taken = this.pushed - this.readableLength;
+    if (!this.destroyed && (taken - this.#acked >= ACK_STEP_BYTES || (this.readableLength === 0 && taken > this.#acked))) {
+      this.send({ type: 'egress_ack', id: this.id, bytes: taken - this.#acked });
+      this.#acked = taken;
+    }
+    return chunk;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
@@ -137,6 +162,7 @@ export class EgressTunnel {
           stream.destroy();
           return null;
         }
+        stream.pushed += bytes.length;
         stream.push(bytes);
         return null;
       }

@@ -49,6 +49,7 @@ except Exception as e:
     out["requests_https"] = ["error", repr(e)]
 with requests.Session() as kept:  # one kept-alive connection to the proxy, two requests on it
     out["kept_alive"] = [kept.get("http://127.0.0.1:%d/kept-%d" % (A, i), timeout=30).json()["path"] for i in (1, 2)]
+out["upload"] = requests.post("http://127.0.0.1:%d/upload" % A, data=b"u" * (5 * 1024 * 1024), timeout=60).json()["path"]
 proxy = int(os.environ["HTTPS_PROXY"].rsplit(":", 1)[1])
 def raw_ssl(port, ctx, path):
     s = socket.create_connection(("127.0.0.1", proxy), timeout=30)
@@ -180,6 +181,9 @@ describe.skipIf(!sandbox.available)('egress through the host in real sandboxes',
     expect(out.plain).toEqual([200, { ok: true, path: '/plain?q=1' }]);
     expect(out.localhost_literal).toEqual([200, { ok: true, path: '/by-name' }]);
     expect(out.kept_alive).toEqual(['/kept-1', '/kept-2']);
+    // 5 MiB up: past the tunnel's 4 MiB buffer bound, carried whole because the agent keeps to its window.
+    expect(out.upload).toBe('/upload');
+    expect(plain.seen.find((s) => s.path === '/upload')?.bytes).toBe(5 * 1024 * 1024);
     const refused = (v: unknown) => v as [number, string];
     expect(refused(out.not_allowed)[0]).toBe(403);
     expect(refused(out.not_allowed)[1]).toMatch(/^sandbar: egress refused: not-allowed\.invalid:80: not allowed/);

@@ -91,4 +91,40 @@ describe('the agent carries egress connections as frames', SUITE, () => {
       agent.kill();
     }
   });
+
+  it('sends at most its window of unacknowledged bytes: a slow host slows the code down, it is never flooded', async () => {
+    const WINDOW = 1024 * 1024;
+    let received = 0;
+    let acked = 0;
+    let most = 0;
+    let pending = false;
+    const upload = `import os, socket\ns = socket.create_connection(("127.0.0.1", int(os.environ["HTTP_PROXY"].rsplit(":", 1)[1])))\ns.sendall(b"z" * (3 * 1024 * 1024))\ns.shutdown(socket.SHUT_WR)\nprint(s.recv(100).decode())`;
+    const result = await run(upload, {
+      boot: { modules: agentBootModules() },
+      start: { egress: { caPem: CA, placeholders: {} } },
+      onFrame: (frame: Frame, agent) => {
+        if (frame.type === 'egress_data') {
+          received += Buffer.from(frame.data as string, 'base64').length;
+          most = Math.max(most, received - acked);
+          // The host takes nothing until a window's worth waits, then all of it a moment later.
+          if (received - acked >= WINDOW && !pending) {
+            pending = true;
+            setTimeout(() => {
+              pending = false;
+              agent.send({ type: 'egress_ack', id: frame.id, bytes: received - acked });
+              acked = received;
+            }, 50);
+          }
+        }
+        if (frame.type === 'egress_end') {
+          agent.send({ type: 'egress_data', id: frame.id, data: Buffer.from(`got ${received}`).toString('base64') });
+          agent.send({ type: 'egress_end', id: frame.id });
+        }
+      },
+    });
+    expect(result.code, result.stderr + result.rawStderr).toBe(0);
+    expect(result.stdout).toBe(`got ${3 * 1024 * 1024}\n`);
+    expect(most).toBeGreaterThanOrEqual(WINDOW);
+    expect(most).toBeLessThan(WINDOW + 48 * 1024);
+  });
 });

@@ -59,6 +59,8 @@ describe('egress frames in a run', () => {
     expect(String(e.accepted[0]!.read())).toBe('GET / HTTP/1.1\r\n\r\n');
     e.accepted[0]!.write('HTTP/1.1 200 OK\r\n\r\n');
     await tick();
+    // What the proxy took is acknowledged, so the agent may send that much more (its window).
+    expect(c.toHost.filter((f) => f.type === 'egress_ack')).toEqual([{ type: 'egress_ack', id: 1, bytes: 18 }]);
     expect(c.toHost.find((f) => f.type === 'egress_data')).toEqual({ type: 'egress_data', id: 1, data: Buffer.from('HTTP/1.1 200 OK\r\n\r\n').toString('base64') });
     c.frame({ type: 'exit', code: 0 });
     const outcome = await done;
