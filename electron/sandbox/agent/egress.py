@@ -42,11 +42,13 @@ class _Conn:
 class _Gate:
     """The listener and its connections, driven by one thread; host frames arrive through `inbox`."""
 
-    def __init__(self):
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.bind(('127.0.0.1', 0))
-        self.listener.listen(128)
-        self.listener.setblocking(False)
+    def __init__(self, listener=None):
+        if listener is None:
+            listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            listener.bind(('127.0.0.1', 0))
+            listener.listen(128)
+            listener.setblocking(False)
+        self.listener = listener
         self.port = self.listener.getsockname()[1]
         self.wake_r, self.wake_w = socket.socketpair()
         self.wake_r.setblocking(False)
@@ -271,9 +273,19 @@ def on_start(start):
             _gate = None
         _set_env({})
         return
-    # After a fork (a checkpoint returned to) the listener's thread is gone: a fresh gate.
-    if _gate is None or not _gate.thread.is_alive():
+    if _gate is None:
         _gate = _Gate()
+    elif not _gate.thread.is_alive():
+        # A checkpoint returned to (a fork): the thread is gone, the listener is not. The same port goes on
+        # (urllib's cached opener and the code's own clients keep the proxy address they read); the
+        # connections the old agent had are its, and end here.
+        old = _gate
+        for conn in old.conns.values():
+            conn.sock.close()
+        for sock in (old.wake_r, old.wake_w):
+            sock.close()
+        old.sel.close()
+        _gate = _Gate(old.listener)
     url = 'http://127.0.0.1:%d' % _gate.port
     values = dict.fromkeys(PROXY_VARS, url)
     ca = egress.get('caPem')

@@ -4,7 +4,7 @@
 // instance's CA (urllib, requests and raw ssl verify through the bundle) and the upstream verified against
 // egressCaFile; the secret added for its host only, never inside the sandbox (env, /proc); other HTTPS
 // tunnelled untouched; raw sockets still fail; records in the result, in executions.get (history) and as
-// events; refused lines in the result text; a session under the same rules; a flood of CONNECTs bounded;
+// events; refused lines in the result text; a session under the same rules (and back at a checkpoint); a flood of CONNECTs bounded;
 // nothing left behind. One run holds most assertions: container starts are the cost.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type SandbarCore } from '../../../electron/core.js';
 import { runToolResult } from '../../../electron/mcp/tool-result.js';
 import type { EgressRecord } from '../../../shared/egress-audit.js';
-import { containersOf, sandbox, waitFor } from '../helpers.js';
+import { containersOf, sandbox, underGvisor, waitFor } from '../helpers.js';
 import { startUpstream, upstreamPki, type Upstream } from '../fixtures/upstream-tls.js';
 
 const SECRET = `sk-egress-it-${process.pid}-${Date.now().toString(36)}`;
@@ -259,6 +259,12 @@ describe.skipIf(!sandbox.available)('egress through the host in real sandboxes',
     expect(second.stderr).toContain('HTTP Error 403');
     expect(first.egress?.map((x) => x.path)).toEqual(['/session-1']);
     expect(second.egress?.map((x) => [x.path, x.decision])).toEqual([['/session-2', 'allowed'], ['/no', 'denied']]);
+    if (!underGvisor) {
+      // Back to the checkpoint after call 1 (a process forked then): its listener is made anew, egress works.
+      const back = (await (await call(get.replace('%d', '3'), `${opened.session!.id}@1`)).result).execution;
+      expect(back.stdout, back.stderr || back.message).toBe('200\n');
+      expect(back.egress?.map((x) => x.path)).toEqual(['/session-3']);
+    }
     await core!.sessions!.close(opened.session!.id);
     await core!.dispose();
     expect(containersOf(core!.engine.owner.instanceId)).toEqual([]);
