@@ -267,10 +267,12 @@ def on_start(start):
     global _gate
     egress = start.get('egress')
     if not isinstance(egress, dict):
-        if _gate is not None:
+        if _gate is not None and _gate.thread.is_alive():
             _gate.post({'type': 'egress_stop'})
             _gate.thread.join(2)  # the listener is closed before the code runs
-            _gate = None
+        elif _gate is not None:
+            _gate.shutdown()  # a checkpoint returned to: no thread to ask
+        _gate = None
         _set_env({})
         return
     if _gate is None:
