@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { BACKEND_SETTING_KEYS, BackendChooser, cliRuntimeChoice } from './backend-choice.js';
 import { collectAppHealth, packagesRow, type HealthSources } from './health/app-health.js';
+import { EgressRuns } from './egress/egress-runs.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { openWhileRunning } from './history/open-while-running.js';
 import { createLogger } from './logger.js';
@@ -133,9 +134,13 @@ export function createCore(options: {
   let judged = judge.judgeAll(settings.folders);
   const engineConfigFor = (s: Settings): EngineConfig => ({ ...engineConfigOf(s), ...withLayers(s), folders: judged.mounts, ...options.overrides });
   const config = engineConfigFor(settings);
+  // One egress proxy per run while egress.allow is not empty. It reads the real secrets through get(): what
+  // a settings-change listener receives has them masked. The CA (key 0600) lives in the private home.
+  const egressRuns = new EgressRuns({ home, env, settings: () => settingsService.get() });
   // Matplotlib font lists per image, owner-only like the rest of SANDBAR_HOME (see warm-imports.ts).
   const engine = new Engine(chooser.backendFor(settings), config, {
     fontCacheDir: path.join(home, 'image-cache'),
+    egress: (onRecord) => egressRuns.forRun(onRecord),
     ...options.engine,
     ...(options.oneShot ? { oneShot: true } : {}),
   });

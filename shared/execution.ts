@@ -123,6 +123,8 @@ export type EngineEvent =
   | { type: 'serverStateChanged'; server: string; state: 'stopped' | 'starting' | 'ready' | 'crashed'; error: string | null }
   | { type: 'started'; id: string; at: number; containerName: string; warm: boolean }
   | { type: 'output'; id: string; stream: Stream; data: string }
+  /** One connection of a running execution through the egress proxy, once it is decided or ended. */
+  | { type: 'egress'; id: string; record: EgressRecord }
   | { type: 'finished'; result: ExecutionResult }
   | { type: 'poolChanged'; pool: PoolState }
   | { type: 'pausedChanged'; paused: boolean }

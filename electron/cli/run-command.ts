@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { ExitReason } from '../../shared/execution.js';
 import { AppError } from '../../shared/errors.js';
 import { displayLine } from '../../shared/display-text.js';
+import { refusedLines } from '../../shared/egress-audit.js';
 import type { CliContext } from './cli-context.js';
 
 /** `sandbar: …`, a line of Sandbar's own beside the code's output: sanitised (its message may quote the code's text). */
@@ -106,6 +107,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         const cuts = [result.stdout, result.stderr].flatMap((t) => /\[sandbar: [^\n]*\]\n$/.exec(t)?.[0] ?? []).join('');
         if (result.stdoutTruncated || result.stderrTruncated) process.stderr.write(`\n${result.message ? headerLine(result.message) : ''}${cuts}`);
         else if (result.exitReason !== 'success' && result.exitReason !== 'error') process.stderr.write(headerLine(result.message ?? result.exitReason));
+        // Refused connections through the egress proxy, one line each, as the MCP result text has them.
+        for (const line of refusedLines(result.egress ?? [], result.egressDropped ?? 0)) process.stderr.write(`${line}\n`);
       }
       await core.dispose();
       ctx.setExitCode(RUN_EXIT_CODES[result.exitReason]);

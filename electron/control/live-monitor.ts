@@ -122,6 +122,8 @@ export class LiveMonitor {
       }
       case 'toolCall':
         return this.options.broadcast('execution.toolCall', { call: event.call });
+      case 'egress':
+        return this.options.broadcast('execution.egress', { id: event.id, record: event.record });
       case 'poolChanged':
       case 'pausedChanged':
         return this.liveChanged();

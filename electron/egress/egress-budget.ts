@@ -32,7 +32,11 @@ export class EgressBudget {
   #records: EgressRecord[] = [];
   #dropped = 0;
 
-  constructor(limits: BudgetLimits) {
+  /** `onRecord`: each kept record as it is made (the run's `execution.egress` events). */
+  constructor(
+    limits: BudgetLimits,
+    private readonly onRecord?: (entry: EgressRecord) => void,
+  ) {
     this.#limits = { maxConcurrent: MAX_CONCURRENT_CONNECTIONS, ...limits };
   }
 
@@ -69,8 +73,10 @@ export class EgressBudget {
 
   /** Keeps a record while there is room; after that only counts it. */
   record(entry: EgressRecord): void {
-    if (this.#records.length < MAX_EGRESS_RECORDS) this.#records.push(entry);
-    else this.#dropped += 1;
+    if (this.#records.length < MAX_EGRESS_RECORDS) {
+      this.#records.push(entry);
+      this.onRecord?.(entry);
+    } else this.#dropped += 1;
   }
 
   get records(): readonly EgressRecord[] {

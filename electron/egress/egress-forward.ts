@@ -69,5 +69,10 @@ export function forward(req: http.IncomingMessage, res: http.ServerResponse, to:
     record.status ??= 502;
     finish();
   });
-  res.on('close', finish);
+  // The sandbox's side went (the run ended, or the code hung up) before the answer was through: the
+  // upstream request goes too, rather than holding a socket until its idle timeout.
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+    finish();
+  });
 }

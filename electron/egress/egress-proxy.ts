@@ -36,6 +36,14 @@ function target(authority: string, defaultPort: number): { host: string; port: n
   }
 }
 
+/**
+ * Answers a CONNECT that goes no further and closes the connection both ways once the answer is out: a
+ * sandbox that never closes its end must not keep a refused connection (and its slot) open.
+ */
+function answerAndClose(client: Duplex, answer: string): void {
+  client.end(answer, () => client.destroy());
+}
+
 export class EgressProxy {
   readonly #options: EgressProxyOptions;
   readonly #server: http.Server;
@@ -108,13 +116,13 @@ export class EgressProxy {
   async #connect(req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     const where = target(req.url ?? '', 443);
     if (!where) {
-      client.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      answerAndClose(client, 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     const admitted = await this.#admit(where.host, where.port);
     if ('refused' in admitted) {
       const body = this.#refuse(admitted.host, where.port, admitted.refused, { method: 'CONNECT' });
-      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      answerAndClose(client, `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       return;
     }
     const { lease, address, host } = admitted;
@@ -152,7 +160,7 @@ export class EgressProxy {
       done = true;
       lease.release();
       this.#options.budget.record({ host, port: where.port, decision: 'allowed', method: 'CONNECT', status: 502, bytesOut: 0, bytesIn: 0 });
-      client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      answerAndClose(client, 'HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     });
     upstream.once('close', finish);
     client.once('close', finish);
@@ -170,7 +178,7 @@ export class EgressProxy {
       context = await this.#options.ca!.contextFor(to.host);
     } catch {
       lease.release();
-      client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      answerAndClose(client, 'HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

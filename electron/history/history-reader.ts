@@ -4,6 +4,7 @@ import { APPROVAL_DECISIONS, type ApprovalOutcome } from '../../shared/approvals
 import type { Artifact, ArtifactMeta, ArtifactSource, RefusedArtifact } from '../../shared/artifacts.js';
 import type { ExitReason } from '../../shared/execution.js';
 import type { RunFolder } from '../../shared/folders.js';
+import { MAX_EGRESS_RECORDS, type EgressRecord } from '../../shared/egress-audit.js';
 import type { PackagesUsed } from '../../shared/packages.js';
 import type { Limits } from '../../shared/limits.js';
 import { decodeCursor, encodeCursor, HIT_CLOSE, HIT_OPEN, parseSnippet, SNIPPET_ELLIPSIS, toFtsQuery } from './history-query.js';
@@ -60,6 +61,8 @@ interface DetailRow extends BaseRow {
   refused_artifacts: string | null;
   packages: string | null;
   folders?: string | null;
+  egress?: string | null;
+  egress_dropped?: number;
 }
 
 interface ArtifactRow {
@@ -100,6 +103,35 @@ function parseFolders(json: string | null): RunFolder[] {
   try {
     const value = JSON.parse(json) as unknown;
     return Array.isArray(value) ? value.filter((f): f is RunFolder => typeof f?.name === 'string' && typeof f?.mountPath === 'string' && typeof f?.path === 'string').map((f) => ({ name: f.name, mountPath: f.mountPath, writable: f.writable === true, path: f.path })) : [];
+  } catch {
+    return [];
+  }
+}
+
+const text = (v: unknown) => typeof v === 'string';
+const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** A run's egress records, field by field; anything unreadable reads as none (the row is still shown). */
+function parseEgress(json: string | null): EgressRecord[] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!Array.isArray(value)) return [];
+    return (value as Record<string, unknown>[])
+      .filter((r) => r && text(r.host) && count(r.port) && (r.decision === 'allowed' || r.decision === 'denied') && count(r.bytesOut) && count(r.bytesIn))
+      .slice(0, MAX_EGRESS_RECORDS)
+      .map((r) => ({
+        host: r.host as string,
+        port: r.port as number,
+        decision: r.decision as EgressRecord['decision'],
+        bytesOut: r.bytesOut as number,
+        bytesIn: r.bytesIn as number,
+        ...(text(r.reason) ? { reason: r.reason as string } : {}),
+        ...(text(r.secret) ? { secret: r.secret as string } : {}),
+        ...(text(r.method) ? { method: r.method as string } : {}),
+        ...(text(r.path) ? { path: r.path as string } : {}),
+        ...(count(r.status) ? { status: r.status as number } : {}),
+      }));
   } catch {
     return [];
   }
@@ -295,9 +327,8 @@ export class HistoryReader {
       refusedArtifacts: parseRefused(row.refused_artifacts),
       packages: parsePackages(row.packages),
       folders: parseFolders(row.folders ?? null),
-      // Egress records are not stored yet (the proxy is not wired to runs).
-      egress: [],
-      egressDropped: 0,
+      egress: parseEgress(row.egress ?? null),
+      egressDropped: row.egress_dropped ?? 0,
       approvals: this.approvalsStmt.all<ApprovalRow>([id]).map(toApprovalOutcome),
     };
   }

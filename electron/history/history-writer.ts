@@ -69,16 +69,17 @@ export class HistoryWriter {
     this.markStarted = db.prepare(`UPDATE executions SET status = 'running', started_at = ?, container_name = ? WHERE id = ? AND status = 'queued'`);
     this.upsertFinished = db.prepare(`INSERT INTO executions
       (id, client_name, code, limits, timeout_sec, status, exit_reason, exit_code, queued_at, started_at, finished_at, duration_ms,
-       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes, refused_artifacts, folders)
+       stdout, stderr, stdout_truncated, stderr_truncated, error, container_name, owner_host, owner_pid, size_bytes, refused_artifacts, folders, egress, egress_dropped)
       VALUES (@id, 'unknown', '', @limits, @timeoutSec, @status, @status, @exitCode, @queuedAt, @startedAt, @finishedAt, @durationMs,
-       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES}, @refused, @folders)
+       @stdout, @stderr, @stdoutTruncated, @stderrTruncated, @error, @containerName, @host, @pid, @size + ${ROW_OVERHEAD_BYTES}, @refused, @folders, @egress, @egressDropped)
       ON CONFLICT (id) DO UPDATE SET
         limits = excluded.limits, timeout_sec = excluded.timeout_sec, status = excluded.status, exit_reason = excluded.exit_reason,
         exit_code = excluded.exit_code, started_at = coalesce(excluded.started_at, executions.started_at),
         finished_at = excluded.finished_at, duration_ms = excluded.duration_ms, stdout = excluded.stdout, stderr = excluded.stderr,
         stdout_truncated = excluded.stdout_truncated, stderr_truncated = excluded.stderr_truncated, error = excluded.error,
         container_name = coalesce(excluded.container_name, executions.container_name), size_bytes = executions.size_bytes + @size,
-        refused_artifacts = excluded.refused_artifacts, folders = excluded.folders
+        refused_artifacts = excluded.refused_artifacts, folders = excluded.folders, egress = excluded.egress,
+        egress_dropped = excluded.egress_dropped
       WHERE executions.status IN ('queued', 'running', 'interrupted')`);
     // A call whose run has no row (recorded before this store started) would never be cleaned up: skip it.
     this.insertToolCall = db.prepare(`INSERT INTO tool_calls
@@ -113,11 +114,12 @@ export class HistoryWriter {
       case 'approvalResolved':
         return this.approval(event.outcome);
       case 'output':
+      case 'egress':
       case 'serverStateChanged':
       case 'poolChanged':
       case 'pausedChanged':
       case 'approvalRequested':
-        // Output is taken whole from the finished result; server, pool and pause states are not history;
+        // Output and egress records are taken whole from the finished result; server, pool and pause states are not history;
         // a question is recorded once it is decided.
         return;
     }
@@ -184,6 +186,8 @@ export class HistoryWriter {
     artifactBytes: number,
   ) {
     const folders = result.folders?.length ? JSON.stringify(result.folders) : null;
+    // The run's connections (at most MAX_EGRESS_RECORDS; the rest counted): null when egress was off.
+    const egress = result.egress ? JSON.stringify(result.egress) : null;
     return {
       id: result.id,
       limits: JSON.stringify(result.limits),
@@ -202,9 +206,11 @@ export class HistoryWriter {
       containerName: result.containerName ?? null,
       host: this.options.identity.host,
       pid: this.options.identity.pid,
-      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error) + bytes(refused) + bytes(folders) + artifactBytes,
+      size: bytes(stdout.text) + bytes(stderr.text) + bytes(error) + bytes(refused) + bytes(folders) + bytes(egress) + artifactBytes,
       refused,
       folders,
+      egress,
+      egressDropped: result.egressDropped ?? 0,
     };
   }
 

@@ -177,6 +177,15 @@ const V8 = `
 ALTER TABLE executions ADD COLUMN folders TEXT;
 `;
 
+/**
+ * v9: a run's connections through the egress proxy (JSON array of EgressRecord, at most MAX_EGRESS_RECORDS;
+ * null when egress was off) and how many more were not kept (issue 26).
+ */
+const V9 = `
+ALTER TABLE executions ADD COLUMN egress TEXT;
+ALTER TABLE executions ADD COLUMN egress_dropped INTEGER NOT NULL DEFAULT 0;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
@@ -186,6 +195,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, sql: V6 },
   { version: 7, sql: V7 },
   { version: 8, sql: V8 },
+  { version: 9, sql: V9 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

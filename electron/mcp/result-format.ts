@@ -1,5 +1,6 @@
 // Turns an execution result into the reference bridge's result shape [compat]: one text content plus a
 // structured payload, compact by default or TOON-style when asked. Sandbar adds exitReason/durationMs.
+import { refusedLines } from '../../shared/egress-audit.js';
 import type { ExecutionResult } from '../../shared/execution.js';
 
 /**
@@ -21,6 +22,8 @@ export interface ResultPayload {
   timeoutSeconds?: number;
   exitReason?: string;
   durationMs?: number;
+  /** [beyond] `egress refused: HOST:PORT (reason)`, one per refused connection (absent when none were). */
+  egressRefused?: string[];
 }
 
 /** Lines of captured output. [fix] Blank lines are kept; only the final newline's empty tail goes. */
@@ -39,7 +42,8 @@ export function payloadFromResult(result: ExecutionResult, servers: readonly str
     ...(stdout.length ? { stdout } : {}),
     ...(stderr.length ? { stderr } : {}),
   };
-  const extra = { exitReason: result.exitReason, durationMs: result.durationMs };
+  const refused = refusedLines(result.egress ?? [], result.egressDropped ?? 0);
+  const extra = { exitReason: result.exitReason, durationMs: result.durationMs, ...(refused.length ? { egressRefused: refused } : {}) };
   if (result.exitReason === 'success') {
     const summary = result.stdout === '' && result.stderr === '' ? 'Success (no output)' : 'Success';
     return { status: 'success', summary, exitCode: 0, ...base, ...extra };
@@ -70,6 +74,8 @@ export function compactText(p: ResultPayload): string {
   const ownStop = p.exitReason !== undefined && p.exitReason !== 'success' && !plainExit;
   if (p.error && (p.status !== 'error' || (ownStop && parts[0] !== p.summary))) parts.push(`error: ${p.error}`);
   if (p.status !== 'success') parts.unshift(`status: ${p.status}`);
+  // [beyond] A run whose connections were refused says so, one line each, after everything else.
+  if (p.egressRefused?.length) parts.push(p.egressRefused.join('\n'));
   // [fix] Not trimmed: the first line's leading spaces are the code's (a table header keeps its alignment).
   const text = parts.join('\n');
   return text.trim() ? text : p.status;
@@ -88,5 +94,6 @@ export function compactStructured(p: ResultPayload): Record<string, unknown> {
   if (p.status !== 'success' || !p.stdout?.length) out.summary = p.summary;
   if (p.exitReason) out.exitReason = p.exitReason;
   if (p.durationMs !== undefined) out.durationMs = p.durationMs;
+  if (p.egressRefused?.length) out.egressRefused = p.egressRefused;
   return out;
 }

@@ -122,7 +122,7 @@ export interface FolderSupport {
 
 /**
  * What a backend can do, declared by the backend itself: callers read this, never its name or class, so a
- * new backend touches its own files only. Egress exists on no backend yet.
+ * new backend touches its own files only. Egress needs the agent's channel to carry its frames (Podman and Docker).
  */
 export interface BackendFeatures {
   /** How messages name it ("Podman", "Docker", "Kubernetes"). */

@@ -10,6 +10,9 @@ import { fitFolders } from './folder-fit.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
+import type { RunEgress } from './run/egress-tunnel.js';
+import type { EgressRecord } from '../../shared/egress-audit.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { CheckpointPlan, CheckpointReport } from './run/frame-parser.js';
 import type { SandboxContainer } from './run/sandbox-container.js';
 import { seccompProfileFor, type SeccompMode } from './seccomp-profile.js';
@@ -140,6 +143,29 @@ export interface EngineOptions {
   oneShot?: boolean;
   /** Where Matplotlib font lists are kept per image (under SANDBAR_HOME); absent: in memory only. */
   fontCacheDir?: string;
+  /** Each run's egress through the host (egress/egress-runs.ts): null while `egress.allow` is empty. */
+  egress?: EgressSource;
+}
+
+/** Makes one run's egress proxy; `onRecord` gets each connection's record as it is made. Throws in words. */
+export type EgressSource = (onRecord: (record: EgressRecord) => void) => Promise<RunEgress | null>;
+
+/**
+ * A run's egress, or why the run may not start: a backend that cannot carry egress refuses it in words
+ * rather than running the code without the rules the person set (or with a way out they did not mean).
+ */
+export async function runEgressOf(source: EgressSource | undefined, features: Pick<BackendFeatures, 'label' | 'egress'>, onRecord: (record: EgressRecord) => void): Promise<RunEgress | null | { refused: string }> {
+  if (!source) return null;
+  try {
+    const egress = await source(onRecord);
+    if (egress && !features.egress) {
+      egress.gateway.close();
+      return { refused: `Egress through the host is on (settings egress.allow), but the ${features.label} backend cannot carry it: the run was not started. Use Podman or Docker, or empty egress.allow.` };
+    }
+    return egress;
+  } catch (err) {
+    return { refused: `Egress through the host could not be set up, so the run was not started: ${errorMessage(err)}` };
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ import { LayerPools } from './layer-pools.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import type { Job } from './engine-job.js';
-import { admissionRefusal, busyMessage, containerSpecOf, packageSpecOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
+import { admissionRefusal, busyMessage, containerSpecOf, packageSpecOf, runEgressOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
 import type { EngineConfig, EngineOptions, EngineSnapshot, ExecutionHandle, SessionBinding, SubmitOptions } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
@@ -262,6 +262,9 @@ export class Engine {
       this.finish(job, notRunResult(job.summary, job.limits, 'cancelled', 'Execution cancelled before it started'));
       return;
     }
+    // Made before a sandbox is taken: a backend that cannot carry egress refuses the run without one.
+    const egress = await runEgressOf(this.options.egress, this.backendInUse.features, (record) => this.emit({ type: 'egress', id, record }));
+    if (egress && 'refused' in egress) return this.finish(job, notRunResult(job.summary, job.limits, 'runtime_error', egress.refused));
     let container: SandboxContainer;
     let warm: boolean;
     const session = job.session;
@@ -312,6 +315,7 @@ export class Engine {
         ...(this.config.artifactCaps ? { artifactCaps: this.config.artifactCaps } : {}),
         ...(this.config.preload == null ? { watchImports: DEFAULT_PRELOAD } : {}),
         ...(session ? { session: true, checkpoint: session.checkpoints } : {}),
+        ...(egress ? { egress } : {}),
         onOutput: (stream, data) => this.emit({ type: 'output', id, stream, data }),
         kill: (c) => this.destroy([c]),
       });

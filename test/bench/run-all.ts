@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,checkpoints,floods picks some of them.
+// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,checkpoints,floods,egress picks some of them.
 import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
@@ -14,6 +14,7 @@ import { benchPackages } from './packages.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchSessions } from './sessions.bench.js';
 import { benchCheckpoints } from './checkpoints.bench.js';
+import { benchEgress } from './egress.bench.js';
 
 const all: Record<string, () => Promise<string>> = {
   engine: benchEngine,
@@ -30,6 +31,7 @@ const all: Record<string, () => Promise<string>> = {
   sessions: benchSessions,
   checkpoints: benchCheckpoints,
   floods: benchFloods,
+  egress: benchEgress,
 };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];

@@ -17,6 +17,8 @@ def _serve_host(lines):
             _on_rpc_response(message)
         elif message.get('type') == 'start':
             _starts.put(message)
+        elif message.get('type') in ('egress_data', 'egress_end', 'egress_close', 'egress_ack'):
+            _hook('on_egress', message)  # a connection through the host's egress proxy (egress.py)
     with _rpc_lock:
         _rpc_closed = True
     for entry in _take_pending():

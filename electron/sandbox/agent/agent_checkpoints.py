@@ -156,7 +156,8 @@ def _proc_state(pid):
 
 
 def _user_threads():
-    return any(t.is_alive() and t is not threading.main_thread() and t.name != 'sandbar-host' for t in threading.enumerate())
+    # The agent's own threads (the host thread, egress.py's listener) are not the code's.
+    return any(t.is_alive() and t is not threading.main_thread() and t.name not in ('sandbar-host', 'sandbar-egress') for t in threading.enumerate())
 
 
 def _checkpoint(call, keep, snapshot=True):

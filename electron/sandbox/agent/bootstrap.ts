@@ -74,6 +74,7 @@ const BOOT_MODULE_FILES: Record<string, string> = {
   _sandbar_mcp: 'mcp_runtime.py',
   _sandbar_out_files: 'out_files.py', // /workspace/out's files (artifacts.py sends them when the code is done)
   _sandbar_artifacts: 'artifacts.py',
+  _sandbar_egress: 'egress.py', // the loopback stand-in for the host's egress proxy (issue 26)
   _sandbar_warm: 'warm_imports.py', // after artifacts: preloaded Matplotlib and PIL find our hooks in place
 };
 let runtimeModules: Record<string, string> | undefined;

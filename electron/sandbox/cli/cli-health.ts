@@ -22,7 +22,8 @@ export function cliFeatures(kind: BackendKind): BackendFeatures {
     checkpoints: { runc: true, runsc: GVISOR_NO_CHECKPOINTS }, // in the sandbox: the agent forks (issue 28)
     // Docker's bind mounts take no noexec; only a read-only volume bind gets it (cli-args.ts).
     folders: { readOnly: true, writable: kind === 'docker' ? 'Docker cannot mount a folder writable and noexec,nosuid,nodev at once (only a read-only bind is remounted with them), so writable folders are refused on Docker; use Podman for them.' : true },
-    egress: false,
+    // The agent's channel is the container's stdin/stdout, which carries egress frames (run/egress-tunnel.ts).
+    egress: true,
     lifetimeBackstop: kind !== 'docker',
     limits: allLimitsEnforced(),
   };

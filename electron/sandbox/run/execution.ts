@@ -2,6 +2,7 @@
 // enforces the timeout, the output cap and every frame kind's budget, and reports how it ended.
 import type { Artifact, RefusedArtifact } from '../../../shared/artifacts.js';
 import type { ExitReason, Stream } from '../../../shared/execution.js';
+import type { EgressRecord } from '../../../shared/egress-audit.js';
 import { ArtifactCollector, DEFAULT_ARTIFACT_CAPS, type ArtifactCaps } from './artifact-collector.js';
 import type { ProcessExit } from './attached-process.js';
 import { codeLineText, sourceLines } from './code-line.js';
@@ -9,6 +10,7 @@ import { classifyExit, OUTPUT_STOP_FACTOR, type HostStop } from './exit-classifi
 import { FrameBudget, frameBudgets, type BudgetedKind } from './frame-budget.js';
 import type { AgentFrame, CheckpointPlan, CheckpointReport } from './frame-parser.js';
 import { HoldClock } from './hold-clock.js';
+import { EgressTunnel, type RunEgress } from './egress-tunnel.js';
 import { HostCalls, type RpcHandler } from './host-calls.js';
 import { RunFreezer, type FreezeOp } from './run-freezer.js';
 import { OutputCapture } from './output-capture.js';
@@ -43,6 +45,8 @@ export interface RunSpec {
   session?: boolean;
   /** A session's call: its number, checkpoints kept, the one to return to first (agent_checkpoints.py). */
   checkpoint?: CheckpointPlan;
+  /** Egress through the host for this run (settings `egress` allow non-empty); absent: the sandbox has no way out. */
+  egress?: RunEgress;
 }
 
 export interface RunOutcome {
@@ -65,7 +69,13 @@ export interface RunOutcome {
   session?: 'open' | 'ended';
   /** A session's call that left it open: what the agent said of its checkpoints. */
   checkpoint?: CheckpointReport;
+  /** With egress on: the run's connections (at most MAX_EGRESS_RECORDS) and how many more there were. */
+  egress?: EgressRecord[];
+  egressDropped?: number;
 }
+
+/** Host frames for the sandbox's egress wait once this much is queued in its input (the upstream slows down instead). */
+const EGRESS_BACKLOG_BYTES = 1024 * 1024;
 
 /** After a kill, how long to wait for the runtime to confirm the container is gone. */
 const KILL_CONFIRM_MS = 1500;
@@ -107,6 +117,8 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       spec.signal?.removeEventListener('abort', onAbort);
       rpcAbort.abort();
       calls.close();
+      // Every connection of this run ends with it (a session's later call gets a proxy of its own).
+      tunnel?.close();
       container.release();
       const end = classifyExit({
         ...(hostStop ? { hostStop } : {}),
@@ -122,7 +134,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       // The sandbox's count of what was printed is whole when the run ended by itself.
       const whole = !hostStop && exitFrame !== undefined && !exitFrame.stopped;
       const printed = (['stdout', 'stderr'] as const).flatMap((s) => (out[s].printed !== undefined ? [[`${s}Printed`, out[s].printed]] : []));
-      resolve({
+      const outcome: RunOutcome = {
         ...end,
         // The timeout counts the code's time: say how long the run also waited for answers.
         ...(end.exitReason === 'timeout' && heldSec > 0 ? { message: `${end.message} (plus ${heldSec}s waiting for approval answers)` } : {}),
@@ -138,7 +150,11 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         ...(importedModules ? { importedModules } : {}),
         ...(spec.session && sessionState && !hostStop && !processExit ? { session: sessionState } : {}),
         ...(spec.session && sessionState === 'open' && !hostStop && !processExit && exitFrame?.checkpoint ? { checkpoint: exitFrame.checkpoint } : {}),
-      });
+      };
+      // Connections still open were closed above; their records are made as their sockets close (next tick).
+      const egress = spec.egress;
+      if (egress) setImmediate(() => resolve({ ...outcome, ...egress.records() }));
+      else resolve(outcome);
     };
 
     const stop = (why: HostStop) => {
@@ -209,6 +225,15 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       },
     });
 
+    // The sandbox's connections through the host: each becomes a stream to the run's egress proxy.
+    const tunnel = spec.egress
+      ? new EgressTunnel(spec.egress.gateway, (frame) => {
+          if (settled) return;
+          const sent = container.send(frame);
+          return sent.backlog > EGRESS_BACKLOG_BYTES ? sent.written : undefined;
+        }, spec.egress.limits)
+      : undefined;
+
     // The run's code by line, split on the first call that names one: the text of a call's line comes from here.
     let lines: string[] | undefined;
     const onFrame = (frame: AgentFrame) => {
@@ -239,6 +264,13 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
         case 'imports':
           if (within('imports', frame.bytes)) importedModules = frame.modules.filter((m) => spec.watchImports?.includes(m));
           break;
+        case 'egress': {
+          // Without egress the frame is only counted: a sandbox that keeps sending them ends as abuse.
+          if (!tunnel) within('other', frame.bytes);
+          const wrong = !settled && !hostStop ? tunnel?.receive(frame.frame) : null;
+          if (wrong) abuse(wrong);
+          break;
+        }
         case 'ready':
         case 'preload':
           within('other', frame.bytes);
@@ -270,6 +302,7 @@ export function runInContainer(container: SandboxContainer, spec: RunSpec): Prom
       ...(spec.watchImports ? { watchImports: spec.watchImports } : {}),
       ...(spec.session ? { session: true } : {}),
       ...(spec.checkpoint ? { checkpoint: spec.checkpoint } : {}),
+      ...(spec.egress ? { egress: spec.egress.agent } : {}),
     }));
     // The timeout counts from hand-over: pulls and container start-up are not the code's time.
     timer = setTimeout(() => stop({ reason: 'timeout' }), spec.timeoutSec * 1000);

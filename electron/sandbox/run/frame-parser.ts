@@ -28,6 +28,8 @@ export type AgentFrame =
   | { type: 'imports'; modules: string[]; bytes: number }
   /** A stream the sandbox cut at the output cap, and how many bytes the code printed on it so far. */
   | { type: 'output_cut'; stream: Stream; printed: number; bytes: number }
+  /** A connection's frame through the host's egress proxy (egress_open/data/end/close): checked by EgressTunnel. */
+  | { type: 'egress'; frame: Json; bytes: number }
   /** A line that was not a valid frame: shown to the user as stderr text, as the reference did. */
   | { type: 'invalid'; text: string };
 
@@ -121,6 +123,12 @@ export function interpretFrame(line: string): AgentFrame {
         return { type: 'imports', modules: frame.modules.filter((m): m is string => typeof m === 'string').slice(0, 64), bytes: line.length };
       }
       break;
+    // Never output either: a forged one ends at the tunnel's checks or its frame budget.
+    case 'egress_open':
+    case 'egress_data':
+    case 'egress_end':
+    case 'egress_close':
+      return { type: 'egress', frame, bytes: line.length };
     case 'ready':
       return { type: 'ready', python: typeof frame.python === 'string' ? frame.python.slice(0, 64) : '', bytes: line.length };
   }

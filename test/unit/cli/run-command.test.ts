@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CliContext } from '../../../electron/cli/cli-context.js';
 import { registerRunCommand } from '../../../electron/cli/run-command.js';
 import type { SandbarCore } from '../../../electron/core.js';
-import type { EngineEvent } from '../../../shared/execution.js';
+import type { EngineEvent, ExecutionResult } from '../../../shared/execution.js';
 import { runFixture } from '../runs/run-fixture.js';
 
 let fixture: Awaited<ReturnType<typeof runFixture>> | undefined;
@@ -27,22 +27,28 @@ function codeFile(code: string): string {
 }
 
 /** Runs `sandbar run ARGS --no-bridge` with a core made of the fixture's run service and engine (a one-shot command keeps no sessions). */
-async function sandbarRun(args: string[], options: Parameters<typeof runFixture>[0] = {}) {
+async function sandbarRun(args: string[], options: Parameters<typeof runFixture>[0] = {}, extra: Partial<ExecutionResult> = {}) {
   fixture = await runFixture({ sessions: false, ...options });
   const f = fixture;
   f.open();
   const events: EngineEvent[] = [];
   f.engine.subscribe((e) => events.push(e));
-  const core = { start: async () => {}, dispose: async () => {}, runs: f.runs, engine: f.engine } as unknown as SandbarCore;
+  // `extra`: fields the fake backend cannot make (egress records), added to the run's result.
+  const runs = { start: async (...a: Parameters<typeof f.runs.start>) => {
+    const ticket = await f.runs.start(...a);
+    return { ...ticket, result: ticket.result.then((r) => ({ ...r, execution: { ...r.execution, ...extra } })) };
+  } };
+  const core = { start: async () => {}, dispose: async () => {}, runs, engine: f.engine } as unknown as SandbarCore;
   let exitCode: number | undefined;
   const ctx: CliContext = { createCore: async () => core, setExitCode: (c) => (exitCode = c), exit: () => {} };
   const program = new Command().exitOverride();
   registerRunCommand(program, ctx);
   const out: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const err: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true));
   await program.parseAsync(['run', ...args, '--no-bridge'], { from: 'user' });
-  return { exitCode, stdout: out.join(''), events };
+  return { exitCode, stdout: out.join(''), stderr: err.join(''), events };
 }
 
 describe('sandbar run goes through the run service', () => {
@@ -65,5 +71,15 @@ describe('sandbar run goes through the run service', () => {
     await fixture!.dispose();
     await expect(sandbarRun([codeFile('print x'), '--servers', 'mail'])).rejects.toThrow(/'mail' is denied in Sandbar/);
     expect(fixture!.engine.snapshot().queued).toEqual([]);
+  });
+
+  it('says which egress connections were refused, one line each on stderr (the output stays as it was)', async () => {
+    const egress = [
+      { host: 'api.example.com', port: 443, decision: 'allowed' as const, bytesOut: 1, bytesIn: 2 },
+      { host: 'evil.example', port: 80, decision: 'denied' as const, reason: 'not allowed', bytesOut: 0, bytesIn: 0 },
+    ];
+    const r = await sandbarRun([codeFile('print 1')], {}, { egress, egressDropped: 0 });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('egress refused: evil.example:80 (not allowed)\n');
   });
 });

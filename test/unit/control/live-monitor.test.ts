@@ -86,6 +86,13 @@ describe('LiveMonitor broadcasts', () => {
     expect(sent).toEqual([{ to: '*', event: 'execution.toolCall', data: { call } }]);
   });
 
+  it('passes egress records on as execution.egress, without a live.changed', () => {
+    const { engine, sent } = setup();
+    const record = { host: 'api.example.com', port: 443, decision: 'denied' as const, reason: 'not allowed', bytesOut: 0, bytesIn: 0 };
+    engine.emit({ type: 'egress', id: 'r1', record });
+    expect(sent).toEqual([{ to: '*', event: 'execution.egress', data: { id: 'r1', record } }]);
+  });
+
   it('sends live.changed on pool and pause changes, from the engine state', () => {
     const { engine, sent, of } = setup();
     engine.pool = { size: 3, ready: 1, starting: 2, lastError: 'pull failed', refilling: false };

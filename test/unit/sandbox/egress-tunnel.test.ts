@@ -24,7 +24,7 @@ function tunnelTo(allow: string[], limits = tunnelLimits(1024 * 1024, 16)) {
   const sent: EgressFrame[] = [];
   const budget = new EgressBudget({ maxConnections: 16, maxBytes: 1024 * 1024 });
   const proxy = new EgressProxy({ policy: new EgressPolicy({ allow, deny: [] }), budget, secrets: [], resolve: async () => [] });
-  const tunnel = new EgressTunnel(proxy, (f) => sent.push(f), limits);
+  const tunnel = new EgressTunnel(proxy, (f) => void sent.push(f), limits);
   return { sent, budget, tunnel };
 }
 
@@ -76,7 +76,7 @@ describe('EgressTunnel', () => {
     const accepted: Duplex[] = [];
     const gateway: EgressGateway = { accept: (s) => accepted.push(s), close: () => {} };
     const sent: EgressFrame[] = [];
-    const tunnel = new EgressTunnel(gateway, (f) => sent.push(f), { maxFrames: 1000 });
+    const tunnel = new EgressTunnel(gateway, (f) => void sent.push(f), { maxFrames: 1000 });
     for (let id = 1; id <= MAX_OPEN_STREAMS + 3; id += 1) expect(tunnel.receive({ type: 'egress_open', id })).toBeNull();
     expect(accepted).toHaveLength(MAX_OPEN_STREAMS);
     expect(sent.map((f) => f.id)).toEqual([MAX_OPEN_STREAMS + 1, MAX_OPEN_STREAMS + 2, MAX_OPEN_STREAMS + 3]);
@@ -88,7 +88,7 @@ describe('EgressTunnel', () => {
   it('cuts a connection whose unread bytes from the sandbox pass the buffer bound', () => {
     const accepted: Duplex[] = [];
     const sent: EgressFrame[] = [];
-    const tunnel = new EgressTunnel({ accept: (s) => accepted.push(s), close: () => {} }, (f) => sent.push(f), { maxFrames: 10_000 });
+    const tunnel = new EgressTunnel({ accept: (s) => accepted.push(s), close: () => {} }, (f) => void sent.push(f), { maxFrames: 10_000 });
     tunnel.receive({ type: 'egress_open', id: 1 });
     const chunk = Buffer.alloc(EGRESS_CHUNK_BYTES).toString('base64');
     for (let i = 0; i <= MAX_BUFFERED_BYTES / EGRESS_CHUNK_BYTES; i += 1) expect(tunnel.receive({ type: 'egress_data', id: 1, data: chunk })).toBeNull();
