@@ -82,7 +82,13 @@ describe('egress settings in the service', () => {
     const { router } = routerOn(home);
     const moved = await router.call('settings.update', { patch: { secrets: { API_KEY: { value: SECRET_MASK, hosts: ['attacker.example'] } } } }, { transport: 'http' });
     expect(moved.ok).toBe(false);
-    if (!moved.ok) expect(moved.error.code).toBe('forbidden');
+    if (!moved.ok) {
+      expect(moved.error.code).toBe('forbidden');
+      // Said for what it is: a credential leaving, not a command running; the value is never in it.
+      expect(moved.error.message).toMatch(/^secrets\.API_KEY: secrets and the egress CA file decide which credential leaves this computer/);
+      expect(moved.error.fields?.['secrets.API_KEY']).toMatch(/^decides which credential leaves this computer, and for which hosts, so it cannot be changed here; edit .*settings\.json/);
+      expect(JSON.stringify(moved.error)).not.toContain(VALUE);
+    }
     const removed = await router.call('settings.update', { patch: { secrets: { API_KEY: null } } }, { transport: 'http' });
     expect(removed.ok).toBe(true);
     expect(fileJson(home)).not.toHaveProperty('secrets.API_KEY');
