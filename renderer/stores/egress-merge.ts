@@ -1,7 +1,9 @@
 // A running run's connections as `execution.egress` events report them: each connection is reported as it
-// is decided and again as it ends, so a later report for the same host and port updates the connection
-// still open there instead of adding a row. Bounded like the run's own audit (MAX_EGRESS_RECORDS), so a
-// flood of connections cannot grow the panel's memory; past the bound only the count grows.
+// is decided and again as it ends, so a report with bytes or an answer updates the oldest connection still
+// open to the same host and port instead of adding a row. A report that looks just decided is a new
+// connection (two at once to one host stay two rows); a connection that ends having moved no byte shows as
+// two rows until the run's result replaces the list. Bounded like the run's own audit (MAX_EGRESS_RECORDS),
+// so a flood of connections cannot grow the panel's memory; past the bound only the count grows.
 import { MAX_EGRESS_RECORDS, type EgressRecord } from '../../shared/egress-audit.js';
 
 export interface LiveEgress {
@@ -19,7 +21,7 @@ const looksDecided = (r: EgressRecord) => r.decision === 'allowed' && r.bytesOut
 
 /** The run's connections with one more report: an update of the oldest open connection to the same place, or a new row. */
 export function mergeEgress(state: LiveEgress, record: EgressRecord): LiveEgress {
-  if (record.decision === 'allowed') {
+  if (record.decision === 'allowed' && !looksDecided(record)) {
     const at = state.open.findIndex((i) => state.records[i]!.host === record.host && state.records[i]!.port === record.port);
     if (at !== -1) {
       const index = state.open[at]!;
