@@ -53,20 +53,21 @@ export interface EgressFacts {
 }
 
 /**
- * Egress through the host. With `allow` empty there is no proxy and no row: every sandbox has no network.
- * With rules, the row says plainly that isolation is weaker (amber): code can send data to the allowed
- * hosts, and HTTPS to a secret's hosts is decrypted on this computer with this instance's own CA, which
- * every sandbox trusts. On a backend that cannot carry it, the rules are saved but unused.
+ * Egress through the host. With `allow` empty there is no proxy: an ok "off" row (every sandbox has no
+ * network). With rules, the row says plainly that isolation is weaker (amber): code can send data to the
+ * allowed hosts, and HTTPS to a secret's hosts is decrypted on this computer with this instance's own CA,
+ * which every sandbox trusts. On a backend that cannot carry it, the rules are saved but unused. Always a
+ * row, so a running instance can recompute it as a live row when the settings change.
  */
-export function egressCheck(settings: EgressFacts, backend: { egress: boolean; label: string }): HealthCheck | null {
+export function egressCheck(settings: EgressFacts, backend: { egress: boolean; label: string }): HealthCheck {
   const rules = settings.egress.allow.length;
   const denied = settings.egress.deny.length;
   const names = Object.keys(settings.secrets);
   const secrets = names.length === 0 ? 'no secrets' : `${names.length} secret${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
   const base = { id: 'egress', label: 'Egress' };
   if (rules === 0) {
-    if (names.length === 0) return null;
-    return { ...base, status: 'ok', detail: `Off: sandboxes have no network. ${secrets} saved but sent nowhere until their hosts are allowed.` };
+    const unused = names.length === 0 ? '' : ` ${secrets} saved but sent nowhere until their hosts are allowed.`;
+    return { ...base, status: 'ok', detail: `Off: sandboxes have no network.${unused}` };
   }
   const ruleWords = `${rules} allow rule${rules === 1 ? '' : 's'}${denied > 0 ? ` and ${denied} deny rule${denied === 1 ? '' : 's'}` : ''}`;
   if (!backend.egress) {

@@ -25,9 +25,9 @@ describe('app health checks', () => {
     expect(merged.checks.map((c) => c.id)).toEqual(['history', 'settings.0']);
   });
 
-  it('egress: no row with no rules and no secrets; an ok "off" row when only secrets are saved', () => {
+  it('egress off: an ok row saying sandboxes have no network, naming secrets that go nowhere', () => {
     const podman = { egress: true, label: 'Podman' };
-    expect(egressCheck({ egress: { allow: [], deny: ['x.example'] }, secrets: {} }, podman)).toBeNull();
+    expect(egressCheck({ egress: { allow: [], deny: ['x.example'] }, secrets: {} }, podman)).toEqual({ id: 'egress', label: 'Egress', status: 'ok', detail: 'Off: sandboxes have no network.' });
     const off = egressCheck({ egress: { allow: [], deny: [] }, secrets: { API: { hosts: ['api.example.test'] } } }, podman);
     expect(off).toMatchObject({ id: 'egress', status: 'ok' });
     expect(off?.detail).toBe('Off: sandboxes have no network. 1 secret (API) saved but sent nowhere until their hosts are allowed.');
