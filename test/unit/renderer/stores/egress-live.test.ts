@@ -32,6 +32,19 @@ describe('mergeEgress', () => {
     expect(state.open).toEqual([0]);
   });
 
+  it('as the proxy reports today (once per connection, as it ends): every connection is its own row', () => {
+    const get = (path: string, bytesIn: number): EgressRecord => ({ host: 'a.example', port: 80, decision: 'allowed', bytesOut: 90, bytesIn, method: 'GET', path, status: 200 });
+    const state = merged(get('/one', 1), get('/one', 2), get('/two', 3), denied('a.example'));
+    expect(state.records.map((r) => r.bytesIn)).toEqual([1, 2, 3, 0]);
+    expect(state.open).toEqual([]);
+  });
+
+  it('updates an open row only for the same request (method, path and secret too)', () => {
+    const open = { ...decided('a.example'), method: 'GET', path: '/x' };
+    const state = merged(open, { ...open, path: '/y', bytesIn: 5, bytesOut: 1 }, { ...open, bytesIn: 6, bytesOut: 1, status: 200 });
+    expect(state.records).toEqual([{ ...open, bytesIn: 6, bytesOut: 1, status: 200 }, { ...open, path: '/y', bytesIn: 5, bytesOut: 1 }]);
+  });
+
   it('keeps at most MAX_EGRESS_RECORDS rows and counts the rest, while open rows still update', () => {
     let state = merged(decided('first.example'));
     for (let i = 1; i < MAX_EGRESS_RECORDS + 10; i++) state = mergeEgress(state, denied(`h${i}.example`));
