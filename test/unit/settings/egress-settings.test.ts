@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { controlMethods, type ControlServices } from '../../../electron/control/control-methods.js';
 import { ControlRouter } from '../../../electron/control/router.js';
 import { SECRET_MASK } from '../../../shared/egress-settings.js';
-import { fileJson, homeWith, json, refusal, serviceOn } from './settings-helpers.js';
+import { fileJson, fileText, homeWith, json, refusal, serviceOn } from './settings-helpers.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const VALUE = 'sk-live-0123456789abcdef';
@@ -93,4 +93,30 @@ describe('egress settings in the service', () => {
     expect(removed.ok).toBe(true);
     expect(fileJson(home)).not.toHaveProperty('secrets.API_KEY');
   });
+
+  it('has no way around the rule: the whole secrets object, a cleared or replaced CA file, a rename', async () => {
+    const home = homeWith(json({ secrets: { API_KEY: { value: VALUE, hosts: ['api.example.com'] } }, egressCaFile: '/etc/company-ca.pem' }));
+    const before = fileText(home);
+    const { router } = routerOn(home);
+    const attempts = [
+      { patch: { secrets: null }, code: 'invalid_config' },
+      { patch: { secrets: [] }, code: 'invalid_config' },
+      { patch: { egressCaFile: null }, code: 'forbidden', field: 'egressCaFile' },
+      { patch: { egressCaFile: '/tmp/evil.pem' }, code: 'forbidden', field: 'egressCaFile' },
+      { patch: { secrets: { API_KEY: null, OTHER: { value: SECRET_MASK, hosts: ['api.example.com'] } } }, code: 'invalid_config' },
+      { patch: { secrets: { OTHER: { env: 'API_KEY', hosts: ['api.example.com'] } } }, code: 'forbidden', field: 'secrets.OTHER' },
+    ];
+    for (const { patch, code, field } of attempts) {
+      const answer = await router.call('settings.update', { patch }, { transport: 'http' });
+      expect(answer.ok, JSON.stringify(patch)).toBe(false);
+      if (!answer.ok) {
+        expect(answer.error.code, JSON.stringify(patch)).toBe(code);
+        if (field) expect(Object.keys(answer.error.fields ?? {})).toEqual([field]);
+      }
+      expect(fileText(home)).toBe(before);
+    }
+    // Cleared, the CA file is described for what clearing means.
+    expect(serviceOn(home).hostExecChanges({ egressCaFile: null })).toEqual([{ field: 'egressCaFile', command: 'egressCaFile: (the system CAs only)' }]);
+  });
 });
+
