@@ -102,5 +102,9 @@ describe('Live and a run\'s connections', () => {
     expect(within(section).getByRole('link', { name: 'run-net' }).getAttribute('href')).toBe('#/history/run-net');
     expect(within(section).getAllByRole('listitem')).toHaveLength(3);
     expect(section.textContent).toContain('1 more connection not recorded');
+    // Recent counts each run's connections; a run that made none says nothing about them.
+    const recent = within(screen.getByRole('list', { name: 'Recently finished runs' })).getAllByRole('listitem');
+    expect(recent.map((r) => r.textContent?.includes('connection'))).toEqual([false, true, true]);
+    expect(recent[1]!.textContent).toContain('4 connections · 2 denied');
   });
 });
