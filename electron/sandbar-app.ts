@@ -10,6 +10,7 @@ import { createCore, type SandbarCore } from './core.js';
 import { heldRunsFor, mcpDeps, runViewDeps } from './mcp/mcp-deps.js';
 import { ClientConfigurator } from './clients/client-configurator.js';
 import { controlMethods } from './control/control-methods.js';
+import { egressCheck } from './health/app-checks.js';
 import { HealthMonitor } from './health/health-monitor.js';
 import { HttpApi } from './http/http-api.js';
 import { ImagePuller } from './control/image-puller.js';
@@ -125,6 +126,8 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         endpointCheck(endpointInfo()),
         poolCheck(engine.pool, { running: engine.running.length, queued: engine.queued.length, paused: core.engine.paused }),
         serversCheck(core.servers.status()),
+        // Follows the settings at once: allowing a host weakens isolation, and Health says so then.
+        egressCheck(core.settingsService.get(), core.engine.backend.features),
       ];
     },
     quickState: () => core.engine.backend.quickHealth(core.settings.image),

@@ -1,5 +1,5 @@
-// Health checks of the app around the engine: the history database and the settings file. They inform;
-// they never make the report unsafe (running code safely does not depend on them).
+// Health checks of the app around the engine: the history database, the settings file, the log, folders and
+// egress. They inform; they never make the report unsafe (running code safely does not depend on them).
 import type { HealthCheck } from '../../shared/health.js';
 import type { HistoryHealth } from '../../shared/history.js';
 import type { FolderPlan } from '../sandbox/folder-fit.js';
@@ -46,19 +46,46 @@ export function foldersCheck(plan: FolderPlan): HealthCheck | null {
   return { ...base, status: 'warn', detail: `Refused, not mounted: ${refused}. ${shown}`, hint: 'Choose another folder for each refused one in the settings (Limits › Folders), or remove it.' };
 }
 
+/** What the egress row reads from the settings: the rules and each secret's hosts (never a value). */
+export interface EgressFacts {
+  egress: { allow: readonly unknown[]; deny: readonly unknown[] };
+  secrets: Readonly<Record<string, { hosts: readonly unknown[] }>>;
+}
+
 /**
- * Egress rules and secrets can be saved, but no run uses them yet (the in-sandbox end of the tunnel is not
- * built): every sandbox still has no network. Said in Health so nobody waits for a host that will not answer.
+ * Egress through the host. With `allow` empty there is no proxy: an ok "off" row (every sandbox has no
+ * network). With rules, the row says plainly that isolation is weaker (amber): code can send data to the
+ * allowed hosts, and HTTPS to a secret's hosts is decrypted on this computer with this instance's own CA,
+ * which every sandbox trusts. On a backend that cannot carry it, the rules are saved but unused. Always a
+ * row, so a running instance can recompute it as a live row when the settings change.
  */
-export function egressCheck(settings: { egress: { allow: readonly unknown[] }; secrets: Readonly<Record<string, unknown>> }): HealthCheck | null {
+export function egressCheck(settings: EgressFacts, backend: { egress: boolean; label: string }): HealthCheck {
   const rules = settings.egress.allow.length;
-  const secrets = Object.keys(settings.secrets).length;
-  if (rules === 0 && secrets === 0) return null;
+  const denied = settings.egress.deny.length;
+  const names = Object.keys(settings.secrets);
+  const secrets = names.length === 0 ? 'no secrets' : `${names.length} secret${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
+  const base = { id: 'egress', label: 'Egress' };
+  if (rules === 0) {
+    const unused = names.length === 0 ? '' : ` ${secrets} saved but sent nowhere until their hosts are allowed.`;
+    return { ...base, status: 'ok', detail: `Off: sandboxes have no network.${unused}` };
+  }
+  const ruleWords = `${rules} allow rule${rules === 1 ? '' : 's'}${denied > 0 ? ` and ${denied} deny rule${denied === 1 ? '' : 's'}` : ''}`;
+  if (!backend.egress) {
+    return {
+      ...base,
+      status: 'warn',
+      detail: `${ruleWords} saved, but ${backend.label} cannot carry egress: sandboxes have no network.`,
+      hint: 'Code that needs a host cannot reach it on this backend. Remove the rules (Limits › Egress) or use a backend that supports egress.',
+    };
+  }
+  const intercepted =
+    names.length === 0
+      ? 'HTTPS is tunnelled, never decrypted.'
+      : `HTTPS to the hosts of ${secrets} is decrypted on this computer with this instance's own CA (every sandbox trusts it) so the secret can be added; the secret's value never enters a sandbox.`;
   return {
-    id: 'egress',
-    label: 'Egress',
+    ...base,
     status: 'warn',
-    detail: `${rules} allow rule(s) and ${secrets} secret(s) are saved but not used yet: this version runs every sandbox with no network.`,
-    hint: 'Nothing to do; a later version carries allowed requests through the host. Until then, code that needs a host cannot reach it.',
+    detail: `On, isolation weakened: sandboxes can reach the network through this computer for ${ruleWords}. Code can send data to those hosts. ${intercepted}`,
+    hint: 'Each connection is checked and recorded in its run. Remove every allow rule (Limits › Egress) to give sandboxes no network again.',
   };
 }

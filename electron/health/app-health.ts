@@ -5,7 +5,7 @@ import type { HealthCheck, HealthReport } from '../../shared/health.js';
 import type { HistoryHealth } from '../../shared/history.js';
 import type { BackendFeatures, BackendHealth, ContainerSpec } from '../sandbox/backend.js';
 import type { FolderPlan } from '../sandbox/folder-fit.js';
-import { egressCheck, foldersCheck, historyCheck, logFileCheck, settingsChecks } from './app-checks.js';
+import { egressCheck, foldersCheck, type EgressFacts, historyCheck, logFileCheck, settingsChecks } from './app-checks.js';
 import { collectHealth } from './sandbox-checks.js';
 import { packagesCheck } from './service-checks.js';
 import { withChecks } from './with-checks.js';
@@ -20,8 +20,8 @@ export interface HealthSources {
   packages(): Promise<{ index: string; usage: { layers: number; bytes: number; capBytes: number } | null; lastProblem: string | null }>;
   /** The user's folders: mounted, and refused with their rules. */
   folders?: () => FolderPlan;
-  /** The saved egress rules and secrets (not used by runs yet; Health says so). */
-  egress?: () => Parameters<typeof egressCheck>[0];
+  /** The egress rules and secrets in force (names and hosts only). */
+  egress?: () => EgressFacts;
   /** Where this process writes its log, when it writes one (serve, desktop). */
   logFile?: string | null;
 }
@@ -36,7 +36,7 @@ export async function collectAppHealth(sources: HealthSources, options: { probe:
   const report = await collectHealth(sources.backend(), sources.spec(), options);
   const packages = await packagesRow(sources);
   const folders = sources.folders ? foldersCheck(sources.folders()) : null;
-  const egress = sources.egress ? egressCheck(sources.egress()) : null;
+  const egress = sources.egress ? egressCheck(sources.egress(), sources.backend().features) : null;
   return withChecks(report, [
     historyCheck(sources.history()),
     ...(folders ? [folders] : []),

@@ -95,7 +95,9 @@ export function hostExecChanges(
     if (!Object.hasOwn(patch, field)) continue;
     const next = patch[field];
     if (isDeepStrictEqual(next, current[field] ?? null)) continue;
-    changes.push({ field, command: `${field}: ${next === null ? '(found automatically)' : quote(String(next))}` });
+    // Cleared: the runtime binaries are found again; egressCaFile trusts the system CAs only.
+    const cleared = field === 'egressCaFile' ? '(the system CAs only)' : '(found automatically)';
+    changes.push({ field, command: `${field}: ${next === null ? cleared : quote(String(next))}` });
   }
   // Folders hand a sandbox part of this computer's files: the person confirms the list (folder-change.ts).
   const folders = foldersChange(current.folders, patch);

@@ -39,8 +39,15 @@ function lockedPaths(above: SettingsLayer[]): Map<string, string> {
   return locked;
 }
 
-/** Folders run nothing: they decide which of this computer's files sandboxes see. */
-const hostEffect = (field: string) => (field === 'folders' ? "decides which of this computer's files every sandbox sees" : 'decides what runs on this computer');
+/** Folders and egress's secrets and CA file run nothing: each says what it decides instead. */
+function hostEffect(field: string): string {
+  if (field === 'folders') return "decides which of this computer's files every sandbox sees";
+  if (field.startsWith('secrets.')) return 'decides which credential leaves this computer, and for which hosts';
+  if (field === 'egressCaFile') return "decides which servers sandboxes' requests trust";
+  return 'decides what runs on this computer';
+}
+
+const isEgressTrust = (field: string) => field.startsWith('secrets.') || field === 'egressCaFile';
 
 function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
   const fields = Object.fromEntries(
@@ -49,6 +56,9 @@ function hostExecRefusal(changes: HostExecChange[], file: string): AppError {
   const names = changes.map((c) => c.field).join(', ');
   if (changes.every((c) => c.field === 'folders')) {
     return new AppError('forbidden', `folders ${hostEffect('folders')} and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (Limits › Folders; it asks you to confirm).`, { fields });
+  }
+  if (changes.every((c) => isEgressTrust(c.field))) {
+    return new AppError('forbidden', `${names}: secrets and the egress CA file decide which credential leaves this computer and which servers are trusted, so they cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm).`, { fields });
   }
   return new AppError('forbidden', `${names} decide${changes.length === 1 ? 's' : ''} what runs on this computer and cannot be changed from here. Edit ${file}, or use the Sandbar desktop app (it asks you to confirm the exact command).`, { fields });
 }

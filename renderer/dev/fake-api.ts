@@ -8,6 +8,7 @@ import { parseSettings } from '../../shared/settings.js';
 import { settingsFieldErrors } from '../../shared/settings-errors.js';
 import { ApiCallError } from '../api/errors.js';
 import * as data from './fake-data.js';
+import { FAKE_LIVE_EGRESS } from './fake-egress.js';
 
 type Handlers = { [M in MethodName]: (args: MethodArgs<M>) => MethodResult<M> | Promise<MethodResult<M>> };
 
@@ -67,6 +68,8 @@ export function createFakeApi(): SandbarApi {
       if (!running.some((r) => r.id === id)) continue;
       emit('output.chunk', { id, stdout: `${data.FAKE_OUTPUT_LINES[tick % data.FAKE_OUTPUT_LINES.length]}${tick}\n`, stderr: tick % 5 === 0 ? `UserWarning: slow page (${tick})\n` : '' });
     }
+    const egress = FAKE_LIVE_EGRESS[tick];
+    if (egress && running[0]) emit('execution.egress', { id: running[0].id, record: egress });
     if (tick % 3 === 0) emit('execution.stats', { samples: running.map((r) => ({ id: r.id, memoryBytes: Math.round((r.memoryBytes ?? 24 * 1024 ** 2) * (0.95 + Math.random() * 0.1)) })) });
     // The session in a call finishes it and is paused (frozen) until the next.
     if (tick === 15 && sessions.some((x) => x.busy)) {
@@ -121,8 +124,8 @@ export function createFakeApi(): SandbarApi {
         packages: null,
         approvals: [],
         folders: [],
-        egress: [],
-        egressDropped: 0,
+        egress: r.egress ?? [],
+        egressDropped: r.egressDropped ?? 0,
       };
     },
     'executions.artifact': ({ runId, name }) => {

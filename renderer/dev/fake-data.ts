@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../../shared/limits.js';
 import type { ToolInfo } from '../../shared/proxy.js';
 import type { SessionInfo, SessionRef } from '../../shared/sessions.js';
 import { DEFAULT_SETTINGS } from '../../shared/settings.js';
+import { FAKE_EGRESS, FAKE_EGRESS_DROPPED } from './fake-egress.js';
 
 const MIN = 60_000;
 
@@ -135,7 +136,7 @@ export function fakeRecent(now: number): FinishedExecution[] {
     ),
     finished('f-02', 2 * MIN, 'memory', { exitCode: 137, code: 'blob = bytearray(2 * 1024**3)', durationMs: 3_310 }, now),
     finished('f-03', 4 * MIN, 'timeout', { exitCode: null, code: 'while True:\n    pass', durationMs: 30_000 }, now),
-    finished('f-04', 7 * MIN, 'error', { exitCode: 1, code: 'import requests  # no network in here', client: { name: 'cursor', version: '1.7.2' } }, now),
+    finished('f-04', 7 * MIN, 'error', { exitCode: 1, code: 'import requests\nrequests.get("https://api.example.com/v1/items")', client: { name: 'cursor', version: '1.7.2' }, egress: FAKE_EGRESS, egressDropped: FAKE_EGRESS_DROPPED }, now),
     finished('f-05', 11 * MIN, 'cancelled', { exitCode: null, code: 'import time\ntime.sleep(600)' }, now),
     finished('f-06', 15 * MIN, 'output_limit', { code: 'while True: print("x" * 80)', durationMs: 2_050 }, now),
   ];
@@ -143,7 +144,13 @@ export function fakeRecent(now: number): FinishedExecution[] {
 
 export function fakeSettingsView(): SettingsView {
   return {
-    settings: { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_LIMITS } },
+    settings: {
+      ...DEFAULT_SETTINGS,
+      limits: { ...DEFAULT_LIMITS },
+      egress: { allow: ['api.example.com:443', '*.example.org'], deny: ['evil.example.net'] },
+      // As the main process shows a secret: a typed-in value is masked.
+      secrets: { API_KEY: { value: '(hidden)', hosts: ['api.example.com'], header: 'Authorization: Bearer {secret}' } },
+    },
     defaults: DEFAULT_SETTINGS,
     locked: [{ path: 'image', source: 'SANDBAR_IMAGE' }],
     file: '~/.config/sandbar/settings.json',

@@ -105,6 +105,7 @@ export function startBridge(api: SandbarApi, options: BridgeOptions = {}): Bridg
       live().executionToolCall(e);
       history().toolCallRecorded(e.call.executionId);
     }),
+    api.on('execution.egress', (e) => live().executionEgress(e)),
     api.on('output.chunk', (e) => useOutputStore.getState().outputChunk(e)),
     api.on('live.changed', (e) => {
       if (!live().liveChanged(e)) resyncLive();

@@ -2,9 +2,9 @@
 import { create } from 'zustand';
 import type { Events, FinishedExecution, LiveSnapshot, RunningExecution } from '../../shared/contract.js';
 import type { ExecutionSummary, PoolState } from '../../shared/execution.js';
+import { mergeEgress, EMPTY_EGRESS, type LiveEgress } from './egress-merge.js';
 
 export const RECENT_LIMIT = 20;
-
 
 interface LiveData {
   loaded: boolean;
@@ -16,6 +16,8 @@ interface LiveData {
   memoryLimitBytes: number | null;
   /** Proxied tool calls per execution seen while it ran. */
   toolCalls: Record<string, number>;
+  /** Connections through the egress proxy per running execution (bounded, egress-merge.ts); a finished run's are in its result. */
+  egress: Record<string, LiveEgress>;
 }
 
 interface LiveActions {
@@ -26,6 +28,8 @@ interface LiveActions {
   executionFinished(event: Events['execution.finished']): void;
   executionStats(event: Events['execution.stats']): void;
   executionToolCall(event: Events['execution.toolCall']): void;
+  /** Ignored for an execution not running here: nothing is kept for a run this store will not clear. */
+  executionEgress(event: Events['execution.egress']): void;
   /** False when the counts disagree with the lists here (a missed event): the caller fetches a snapshot. */
   liveChanged(event: Events['live.changed']): boolean;
   pausedSet(paused: boolean): void;
@@ -43,13 +47,16 @@ const initial: LiveData = {
   paused: false,
   memoryLimitBytes: null,
   toolCalls: {},
+  egress: {},
 };
 
 export const useLiveStore = create<LiveState>()((set, get) => ({
   ...initial,
   snapshotLoaded: (s) =>
-    set(() => ({
+    set((state) => ({
       loaded: true,
+      // A run that finished while events were missed keeps no connections here.
+      egress: Object.fromEntries(Object.entries(state.egress).filter(([id]) => s.running.some((r) => r.id === id))),
       running: s.running,
       queued: s.queued,
       recent: s.recent.slice(0, RECENT_LIMIT),
@@ -82,11 +89,14 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
     set((state) => {
       const toolCalls = { ...state.toolCalls };
       delete toolCalls[result.id];
+      const egress = { ...state.egress };
+      delete egress[result.id];
       return {
         running: state.running.filter((r) => r.id !== result.id),
         queued: state.queued.filter((q) => q.id !== result.id),
         recent: [result, ...state.recent.filter((r) => r.id !== result.id)].slice(0, RECENT_LIMIT),
         toolCalls,
+        egress,
       };
     }),
   executionStats: ({ samples }) =>
@@ -96,6 +106,8 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
     }),
   executionToolCall: ({ call }) =>
     set((state) => ({ toolCalls: { ...state.toolCalls, [call.executionId]: (state.toolCalls[call.executionId] ?? 0) + 1 } })),
+  executionEgress: ({ id, record }) =>
+    set((state) => (state.running.some((r) => r.id === id) ? { egress: { ...state.egress, [id]: mergeEgress(state.egress[id] ?? EMPTY_EGRESS, record) } } : {})),
   liveChanged: ({ paused, pool, running, queued }) => {
     set({ paused, pool });
     const state = get();

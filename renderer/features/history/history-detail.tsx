@@ -11,6 +11,7 @@ import { clientLabel, formatBytes, formatDateTime } from '../../lib/format.js';
 import { useHistoryStore } from '../../stores/history-store.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
 import { ApprovalsSection } from './approvals-section.js';
+import { EgressList, egressSummary } from '../egress/egress-list.js';
 import { FoldersSection } from './folders-section.js';
 import { PackagesSection } from './packages-section.js';
 import { SessionCallFact } from './session-call-fact.js';
@@ -132,6 +133,12 @@ function RunDetail({ d }: { d: HistoryDetail }) {
       {d.packages && <PackagesSection packages={d.packages} />}
       {d.folders?.length > 0 && <FoldersSection folders={d.folders} />}
       {d.approvals.length > 0 && <ApprovalsSection approvals={d.approvals} />}
+      {(d.egress?.length ?? 0) + (d.egressDropped ?? 0) > 0 && (
+        <>
+          <h3>Connections ({egressSummary(d.egress ?? [], d.egressDropped ?? 0)})</h3>
+          <EgressList records={d.egress ?? []} dropped={d.egressDropped ?? 0} label="Connections the run made" />
+        </>
+      )}
       <h3>Tool calls{d.toolCalls.length ? ` (${d.toolCalls.length})` : ''}</h3>
       {d.toolCallsDropped ? (
         <p className="hist-note">

@@ -5,7 +5,7 @@ import { Segmented } from '../../components/segmented.js';
 import { SliderField } from '../../components/slider-field.js';
 import { FIELD_PATHS, type FieldKey } from './limits-form.js';
 import type { LimitsForm } from './use-limits-form.js';
-import { concurrencyScale, cpusScale, memoryScale, outputCapScale, packageCacheScale, pidsScale, poolScale, queueScale, timeoutScale } from './scales.js';
+import { concurrencyScale, cpusScale, egressBytesScale, egressConnectionsScale, memoryScale, outputCapScale, packageCacheScale, pidsScale, poolScale, queueScale, timeoutScale } from './scales.js';
 
 const OUTPUT_MODES = [
   { value: 'compact', label: 'Compact' },
@@ -97,6 +97,12 @@ export function LimitsFields({ form, images }: { form: LimitsForm; images: strin
           scale={packageCacheScale}
           hint={`Installed layers and wheels kept for runs that ask for packages; the least recently used go first.${packagesRow ? ` Now: ${packagesRow}` : ''}`}
         />
+      </fieldset>
+
+      <fieldset className="card group">
+        <legend>Egress per run</legend>
+        <SliderField {...common('egressMaxConnections')} label="Connections" scale={egressConnectionsScale} hint="Through the egress proxy, in all (at most 32 at once); one more is refused." />
+        <SliderField {...common('egressMaxMiB')} label="Data" unit="MiB" scale={egressBytesScale} hint="Sent and received through the egress proxy together; the connection that passes it is ended." />
       </fieldset>
     </div>
   );

@@ -22,9 +22,15 @@ export interface LimitsDraft {
   outputMode: string;
   /** MB of installed package layers and wheels kept. */
   packageCacheMB: string;
+  /** Connections one run may open through the egress proxy. */
+  egressMaxConnections: string;
+  /** MiB one run may send and receive through the egress proxy (the setting counts bytes). */
+  egressMaxMiB: string;
 }
 
 export type FieldKey = keyof LimitsDraft;
+
+const MIB = 1024 * 1024;
 
 /** Each form field's dotted settings path (as in `SettingsView.locked` and error `fields`). */
 export const FIELD_PATHS: Record<FieldKey, string> = {
@@ -40,6 +46,8 @@ export const FIELD_PATHS: Record<FieldKey, string> = {
   image: 'image',
   outputMode: 'outputMode',
   packageCacheMB: 'packageCacheMB',
+  egressMaxConnections: 'egressMaxConnections',
+  egressMaxMiB: 'egressMaxBytes',
 };
 
 export const FIELD_KEYS = Object.keys(FIELD_PATHS) as FieldKey[];
@@ -61,6 +69,8 @@ export function draftFromSettings(s: Settings): LimitsDraft {
     image: s.image,
     outputMode: s.outputMode,
     packageCacheMB: String(s.packageCacheMB),
+    egressMaxConnections: String(s.egressMaxConnections),
+    egressMaxMiB: String(+(s.egressMaxBytes / MIB).toFixed(3)),
   };
 }
 
@@ -73,6 +83,7 @@ export function parseNumberText(text: string): number {
 /** The settings object a draft stands for (not yet validated). */
 export function settingsFromDraft(draft: LimitsDraft, base: Settings): unknown {
   const kib = parseNumberText(draft.outputCapKiB);
+  const mib = parseNumberText(draft.egressMaxMiB);
   return {
     ...base,
     limits: {
@@ -90,6 +101,8 @@ export function settingsFromDraft(draft: LimitsDraft, base: Settings): unknown {
     image: draft.image,
     outputMode: draft.outputMode,
     packageCacheMB: parseNumberText(draft.packageCacheMB),
+    egressMaxConnections: parseNumberText(draft.egressMaxConnections),
+    egressMaxBytes: Number.isNaN(mib) ? mib : Math.round(mib * MIB),
   };
 }
 

@@ -1,9 +1,11 @@
-// Limits: every container limit as a slider and a box, validated as you type, with the resulting flags.
+// Limits: every container limit as a slider and a box, validated as you type, with the resulting flags;
+// the user's folders and the egress rules, each with its own Save.
 import { Button, Spinner } from '../../components/button.js';
 import { useLiveStore } from '../../stores/live-store.js';
 import { useSettingsStore } from '../../stores/settings-store.js';
 import type { SettingsView } from '../../../shared/contract.js';
 import { FlagsPreview } from './flags-preview.js';
+import { EgressCard } from './egress-card.js';
 import { FoldersCard } from './folders-card.js';
 import { LimitsFields } from './limits-fields.js';
 import { useLimitsForm } from './use-limits-form.js';
@@ -39,6 +41,8 @@ function LimitsEditor({ view }: { view: SettingsView }) {
           <LimitsFields form={form} images={[view.settings.image, view.defaults.image]} />
           {/* Its own Save (through the desktop's confirmation): folders are not limits. */}
           <FoldersCard key={JSON.stringify(view.settings.folders)} view={view} />
+          {/* Its own Save too; keyed so a change made elsewhere (another panel, the file) replaces the draft. */}
+          <EgressCard key={JSON.stringify(view.settings.egress)} view={view} />
         </div>
         <aside className="limits-aside">
           <FlagsPreview draftLimits={form.validLimits} currentLimits={view.settings.limits} />

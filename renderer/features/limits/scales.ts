@@ -75,3 +75,6 @@ export const queueScale = presetScale([0, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 export const poolScale = linearScale(0, 16);
 
 export const packageCacheScale = presetScale([256, 512, 1024, 2048, 4096, 8192, 16384, 32768], String, plainNumber);
+
+export const egressConnectionsScale = presetScale([8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000], String, plainNumber);
+export const egressBytesScale = presetScale([1, 16, 64, 128, 256, 512, 1024, 4096, 16384], String, plainNumber, (m) => formatBytes(m * MIB));

@@ -12,6 +12,7 @@ import { useLiveStore } from '../../stores/live-store.js';
 import type { PoolState } from '../../../shared/execution.js';
 import { setPaused } from './live-actions.js';
 import { ArtifactGallery } from '../artifacts/artifact-gallery.js';
+import { EgressList, egressSummary } from '../egress/egress-list.js';
 import { ApprovalsCard } from './approvals-card.js';
 import { QueuedList } from './queued-list.js';
 import { RecentStrip } from './recent-strip.js';
@@ -68,6 +69,8 @@ export function LiveView() {
   const idle = running.length === 0 && queued.length === 0;
   // The newest finished run that made figures or files: its thumbnails stay until a newer one makes some.
   const latestWithArtifacts = recent.find((r) => (r.artifacts?.length ?? 0) > 0 || (r.refusedArtifacts?.length ?? 0) > 0);
+  // Likewise the newest finished run that went through the egress proxy: its connections, from its result.
+  const latestWithEgress = recent.find((r) => (r.egress?.length ?? 0) + (r.egressDropped ?? 0) > 0);
 
   return (
     <section className="view" aria-labelledby="live-title">
@@ -130,6 +133,17 @@ export function LiveView() {
             From run <a href={historyDetailHref(latestWithArtifacts.id)}>{latestWithArtifacts.id}</a>, the latest that made any
           </p>
           <ArtifactGallery key={latestWithArtifacts.id} runId={latestWithArtifacts.id} artifacts={latestWithArtifacts.artifacts ?? []} refused={latestWithArtifacts.refusedArtifacts ?? []} />
+        </section>
+      )}
+
+      {latestWithEgress && (
+        <section className="section" aria-labelledby="egress-title">
+          <h2 id="egress-title">Connections</h2>
+          <p className="muted small figures-from">
+            From run <a href={historyDetailHref(latestWithEgress.id)}>{latestWithEgress.id}</a>, the latest that used the network:{' '}
+            {egressSummary(latestWithEgress.egress ?? [], latestWithEgress.egressDropped)}
+          </p>
+          <EgressList records={latestWithEgress.egress ?? []} dropped={latestWithEgress.egressDropped} label={`Connections of run ${latestWithEgress.id}`} />
         </section>
       )}
 

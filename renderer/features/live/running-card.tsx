@@ -7,6 +7,8 @@ import { Button } from '../../components/button.js';
 import { ProgressBar, usageTone } from '../../components/progress-bar.js';
 import { clientLabel, formatBytes, formatSeconds } from '../../lib/format.js';
 import { watchOutput } from '../../stores/bridge.js';
+import { useLiveStore } from '../../stores/live-store.js';
+import { EgressList, egressSummary } from '../egress/egress-list.js';
 import { cancelExecution } from './live-actions.js';
 import { OutputView } from './output-view.js';
 
@@ -25,6 +27,18 @@ export function CodePreview({ code }: { code: string }) {
         </button>
       )}
     </div>
+  );
+}
+
+/** The connections this run made through the egress proxy so far (none: nothing shown). */
+function RunConnections({ id }: { id: string }) {
+  const egress = useLiveStore((s) => s.egress[id]);
+  if (!egress || egress.records.length + egress.dropped === 0) return null;
+  return (
+    <section className="run-egress" aria-label={`Connections of run ${id.slice(0, 8)}`}>
+      <h3 className="run-egress-title">Connections · {egressSummary(egress.records, egress.dropped)}</h3>
+      <EgressList records={egress.records} dropped={egress.dropped} label={`Connections of run ${id.slice(0, 8)} so far`} />
+    </section>
   );
 }
 
@@ -95,6 +109,7 @@ export function RunningCard({ run, now, memoryLimitBytes, toolCalls }: { run: Ru
         </div>
       </div>
       <OutputView id={run.id} label={`Output of run ${run.id.slice(0, 8)}`} />
+      <RunConnections id={run.id} />
     </article>
   );
 }

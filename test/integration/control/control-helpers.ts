@@ -10,7 +10,7 @@ import type { ApiError, Envelope } from '../../../shared/contract.js';
 import { registerIpcTransport } from '../../../electron/control/ipc-transport.js';
 import { SseParser } from '../../../renderer/api/sse-parser.js';
 import { createLogger } from '../../../electron/logger.js';
-import { createSandbarApp, type SandbarApp } from '../../../electron/sandbar-app.js';
+import { createSandbarApp, type SandbarApp, type SandbarAppOptions } from '../../../electron/sandbar-app.js';
 import { sandbox, waitFor } from '../helpers.js';
 
 const require = createRequire(import.meta.url);
@@ -26,7 +26,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(settings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<TestApp> {
+/** What the desktop passes besides the basics (its confirmation dialog), for the tests that need it. */
+export type DesktopOptions = Pick<SandbarAppOptions, 'confirmHostExec'>;
+
+export async function startTestApp(settings: Record<string, unknown> = {}, env: Record<string, string> = {}, desktop: DesktopOptions = {}): Promise<TestApp> {
   const home = mkdtempSync(path.join(tmpdir(), 'sandbar-app-'));
   const userHome = mkdtempSync(path.join(tmpdir(), 'sandbar-user-'));
   mkdirSync(path.join(userHome, '.config', 'Claude'), { recursive: true });
@@ -44,6 +47,7 @@ export async function startTestApp(settings: Record<string, unknown> = {}, env: 
     env: { ...process.env, SANDBAR_HOME: home, HOME: userHome, XDG_CONFIG_HOME: path.join(userHome, '.config'), SANDBAR_LOG_LEVEL: 'error', ...env },
     log: createLogger('test', { SANDBAR_LOG_LEVEL: 'error' }),
     healthIntervalMs: 500,
+    ...desktop,
   });
   await app.start();
   return {

@@ -25,10 +25,28 @@ describe('app health checks', () => {
     expect(merged.checks.map((c) => c.id)).toEqual(['history', 'settings.0']);
   });
 
-  it('says saved egress rules and secrets are not used yet (every sandbox still has no network), and is absent without them', () => {
-    expect(egressCheck({ egress: { allow: [] }, secrets: {} })).toBeNull();
-    const saved = egressCheck({ egress: { allow: ['api.example.test:443'] }, secrets: { API: { value: 'x' } } });
-    expect(saved).toMatchObject({ id: 'egress', status: 'warn' });
-    expect(saved?.detail).toBe('1 allow rule(s) and 1 secret(s) are saved but not used yet: this version runs every sandbox with no network.');
+  it('egress off: an ok row saying sandboxes have no network, naming secrets that go nowhere', () => {
+    const podman = { egress: true, label: 'Podman' };
+    expect(egressCheck({ egress: { allow: [], deny: ['x.example'] }, secrets: {} }, podman)).toEqual({ id: 'egress', label: 'Egress', status: 'ok', detail: 'Off: sandboxes have no network.' });
+    const off = egressCheck({ egress: { allow: [], deny: [] }, secrets: { API: { hosts: ['api.example.test'] } } }, podman);
+    expect(off).toMatchObject({ id: 'egress', status: 'ok' });
+    expect(off?.detail).toBe('Off: sandboxes have no network. 1 secret (API) saved but sent nowhere until their hosts are allowed.');
+  });
+
+  it('egress on: amber, says isolation is weakened, counts the rules, names the secrets and the interception with the instance CA', () => {
+    const on = egressCheck({ egress: { allow: ['api.example.test:443', '*.example.org'], deny: ['evil.example.org'] }, secrets: { API: { hosts: ['api.example.test'] }, GH: { hosts: ['x.example'] } } }, { egress: true, label: 'Podman' });
+    expect(on).toMatchObject({ id: 'egress', label: 'Egress', status: 'warn' });
+    expect(on?.detail).toMatch(/^On, isolation weakened: sandboxes can reach the network through this computer for 2 allow rules and 1 deny rule\. Code can send data to those hosts\./);
+    expect(on?.detail).toContain("HTTPS to the hosts of 2 secrets (API, GH) is decrypted on this computer with this instance's own CA (every sandbox trusts it)");
+    expect(on?.hint).toContain('Remove every allow rule');
+    // The settings' values never reach the row: only names and counts.
+    expect(JSON.stringify(on)).not.toContain('api.example.test');
+    const plain = egressCheck({ egress: { allow: ['api.example.test'], deny: [] }, secrets: {} }, { egress: true, label: 'Podman' });
+    expect(plain?.detail).toContain('1 allow rule. Code can send data to those hosts. HTTPS is tunnelled, never decrypted.');
+  });
+
+  it('egress rules on a backend that cannot carry them: saved, unused, and said so', () => {
+    const unused = egressCheck({ egress: { allow: ['api.example.test'], deny: [] }, secrets: {} }, { egress: false, label: 'Kubernetes' });
+    expect(unused).toMatchObject({ status: 'warn', detail: '1 allow rule saved, but Kubernetes cannot carry egress: sandboxes have no network.' });
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { controlMethods, type ControlServices } from '../../../electron/control/control-methods.js';
 import { ControlRouter } from '../../../electron/control/router.js';
 import { SECRET_MASK } from '../../../shared/egress-settings.js';
-import { fileJson, homeWith, json, refusal, serviceOn } from './settings-helpers.js';
+import { fileJson, fileText, homeWith, json, refusal, serviceOn } from './settings-helpers.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const VALUE = 'sk-live-0123456789abcdef';
@@ -82,9 +82,41 @@ describe('egress settings in the service', () => {
     const { router } = routerOn(home);
     const moved = await router.call('settings.update', { patch: { secrets: { API_KEY: { value: SECRET_MASK, hosts: ['attacker.example'] } } } }, { transport: 'http' });
     expect(moved.ok).toBe(false);
-    if (!moved.ok) expect(moved.error.code).toBe('forbidden');
+    if (!moved.ok) {
+      expect(moved.error.code).toBe('forbidden');
+      // Said for what it is: a credential leaving, not a command running; the value is never in it.
+      expect(moved.error.message).toMatch(/^secrets\.API_KEY: secrets and the egress CA file decide which credential leaves this computer/);
+      expect(moved.error.fields?.['secrets.API_KEY']).toMatch(/^decides which credential leaves this computer, and for which hosts, so it cannot be changed here; edit .*settings\.json/);
+      expect(JSON.stringify(moved.error)).not.toContain(VALUE);
+    }
     const removed = await router.call('settings.update', { patch: { secrets: { API_KEY: null } } }, { transport: 'http' });
     expect(removed.ok).toBe(true);
     expect(fileJson(home)).not.toHaveProperty('secrets.API_KEY');
   });
+
+  it('has no way around the rule: the whole secrets object, a cleared or replaced CA file, a rename', async () => {
+    const home = homeWith(json({ secrets: { API_KEY: { value: VALUE, hosts: ['api.example.com'] } }, egressCaFile: '/etc/company-ca.pem' }));
+    const before = fileText(home);
+    const { router } = routerOn(home);
+    const attempts = [
+      { patch: { secrets: null }, code: 'invalid_config' },
+      { patch: { secrets: [] }, code: 'invalid_config' },
+      { patch: { egressCaFile: null }, code: 'forbidden', field: 'egressCaFile' },
+      { patch: { egressCaFile: '/tmp/evil.pem' }, code: 'forbidden', field: 'egressCaFile' },
+      { patch: { secrets: { API_KEY: null, OTHER: { value: SECRET_MASK, hosts: ['api.example.com'] } } }, code: 'invalid_config' },
+      { patch: { secrets: { OTHER: { env: 'API_KEY', hosts: ['api.example.com'] } } }, code: 'forbidden', field: 'secrets.OTHER' },
+    ];
+    for (const { patch, code, field } of attempts) {
+      const answer = await router.call('settings.update', { patch }, { transport: 'http' });
+      expect(answer.ok, JSON.stringify(patch)).toBe(false);
+      if (!answer.ok) {
+        expect(answer.error.code, JSON.stringify(patch)).toBe(code);
+        if (field) expect(Object.keys(answer.error.fields ?? {})).toEqual([field]);
+      }
+      expect(fileText(home)).toBe(before);
+    }
+    // Cleared, the CA file is described for what clearing means.
+    expect(serviceOn(home).hostExecChanges({ egressCaFile: null })).toEqual([{ field: 'egressCaFile', command: 'egressCaFile: (the system CAs only)' }]);
+  });
 });
+

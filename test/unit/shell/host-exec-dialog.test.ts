@@ -26,3 +26,19 @@ describe('the folders confirmation', () => {
     expect(d.defaultId).toBe(0);
   });
 });
+
+describe('the egress confirmation', () => {
+  it('asks about sending a secret and trusting a CA file, not about running a command, and shows no value', () => {
+    const d = hostExecDialog([
+      { field: 'secrets.API_KEY', command: 'secret API_KEY from a typed-in value (hidden), sent in the Authorization header to api.example.com' },
+      { field: 'egressCaFile', command: 'egressCaFile: /etc/company-ca.pem' },
+    ]);
+    expect(d.message).toBe("Let Sandbar send these secrets and trust these certificates for sandboxes' requests?");
+    expect(d.detail).toContain('secrets.API_KEY:\n    secret API_KEY from a typed-in value (hidden)');
+    expect(d.detail).toContain('egressCaFile:\n    egressCaFile: /etc/company-ca.pem');
+    expect(d.detail).not.toMatch(/run outside the sandbox/);
+    expect(d.buttons[d.defaultId]).toBe('Cancel');
+    // Mixed with a command, the command's wording wins: something would run.
+    expect(hostExecDialog([{ field: 'runtime', command: 'runtime: /opt/podman' }, { field: 'egressCaFile', command: 'egressCaFile: /x.pem' }]).message).toBe('Allow these 2 commands to run on your computer?');
+  });
+});

@@ -132,3 +132,14 @@ describe('limits form: sliders and flags', () => {
     ]);
   });
 });
+
+describe('limits form: egress per run', () => {
+  it('edits the byte budget in MiB and the connection count, checked by the schema, patched as bytes', () => {
+    expect(draft()).toMatchObject({ egressMaxConnections: '256', egressMaxMiB: '256' });
+    const ok = validateDraft(draft({ egressMaxMiB: '1.5', egressMaxConnections: '64' }), base);
+    expect(ok.settings).toMatchObject({ egressMaxBytes: 1.5 * 1024 * 1024, egressMaxConnections: 64 });
+    expect(buildPatch(base, ok.settings!)).toEqual({ egressMaxBytes: 1572864, egressMaxConnections: 64 });
+    const bad = validateDraft(draft({ egressMaxMiB: '0.5', egressMaxConnections: 'many' }), base);
+    expect(bad.errors).toEqual({ egressMaxMiB: 'must be at least 1048576 bytes (1 MiB)', egressMaxConnections: 'must be a whole number' });
+  });
+});
