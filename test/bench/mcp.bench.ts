@@ -62,7 +62,13 @@ function instantEngine(): Engine {
     id: 'x', exitReason: 'success' as const, exitCode: 0, stdout: '1\n', stderr: '', stdoutTruncated: false, stderrTruncated: false,
     timeoutSec: 30, limits: DEFAULT_SETTINGS.limits, queuedAt: 0, startedAt: 0, finishedAt: 0, durationMs: 0,
   };
-  const instant = { submit: () => ({ id: 'x', result: Promise.resolve(result) }), snapshot: () => ({ queued: [], running: [] }), subscribe: () => () => {} };
+  const instant = {
+    submit: () => ({ id: 'x', result: Promise.resolve(result) }),
+    snapshot: () => ({ queued: [], running: [] }),
+    subscribe: () => () => {},
+    refusal: () => null,
+    backend: { features: { packages: false, label: 'instant' } },
+  };
   return instant as unknown as Engine;
 }
 
