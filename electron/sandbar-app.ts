@@ -115,6 +115,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
     sampleMemory: (names) => core.engine.backend.stats(names),
     broadcast,
     sendTo: (id, event, data) => router.sendTo(id, event, data),
+    listening: () => router.connectionCount > 0,
   });
   const health = new HealthMonitor({
     collect: (probe) => core.health({ probe }),
@@ -267,8 +268,9 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         }) ?? (() => {}),
         core.onPackagesChanged(() => void health.remeasure()),
         core.engine.subscribe((event) => {
-          // Pool, queue, running and servers rows: recomputed with the same events Live gets.
-          if (LIVE_HEALTH_EVENTS.has(event.type)) health.refresh();
+          // Pool, queue, running and servers rows: recomputed with the same events Live gets, when a panel or
+          // the tray is there to be told (health.get recomputes them for one that connects later).
+          if (LIVE_HEALTH_EVENTS.has(event.type) && router.connectionCount > 0) health.refresh();
           if (event.type === 'serverStateChanged') broadcast('server.state', { servers: core.servers.status() });
           if (event.type === 'approvalRequested') broadcast('approvals.changed', { pending: core.approvals.broker.list() });
           if (event.type === 'approvalResolved') broadcast('approvals.changed', { pending: core.approvals.broker.list(), last: event.outcome });

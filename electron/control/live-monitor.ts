@@ -16,6 +16,12 @@ export interface LiveMonitorOptions {
   sampleMemory: (containerNames: string[]) => Promise<{ name: string; memoryBytes: number }[]>;
   broadcast: <E extends keyof Events>(event: E, data: Events[E]) => void;
   sendTo: <E extends keyof Events>(connectionId: string, event: E, data: Events[E]) => void;
+  /**
+   * Whether any panel or tray is connected now. Without one, the summary of a queue or pool change is not
+   * even computed (a lone call's queued, started and finished would each take an engine snapshot for
+   * nobody); a connection that arrives later asks for the snapshot. Default: always.
+   */
+  listening?: () => boolean;
 }
 
 export class LiveMonitor {
@@ -133,6 +139,7 @@ export class LiveMonitor {
   }
 
   private liveChanged(): void {
+    if (this.options.listening && !this.options.listening()) return;
     const s = this.options.engine.snapshot();
     this.options.broadcast('live.changed', { paused: this.options.engine.paused, pool: s.pool, running: s.running.length, queued: s.queued.length });
   }

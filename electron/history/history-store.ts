@@ -22,6 +22,7 @@ import {
   type StatusCounts,
 } from '../../shared/history.js';
 import { HistoryWriter, type WriterIdentity } from './history-writer.js';
+import { WriteBatch } from './write-batch.js';
 import { markInterrupted } from './interrupted-runs.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { checkMarkerOf, openDatabase, type Recovery } from './open-database.js';
@@ -56,12 +57,20 @@ interface Open {
 /** Stores open in this process, per file: tells our own pid's leftovers from a sibling store's live runs. */
 const openHere = new Map<string, number>();
 
+/** The events the writer stores something for (history-writer.ts handle()); the rest (output above all) are never queued. A new event type must be placed here. */
+const RECORDED: Record<EngineEvent['type'], boolean> = {
+  queued: true, started: true, toolCall: true, finished: true, approvalResolved: true,
+  output: false, serverStateChanged: false, poolChanged: false, pausedChanged: false, approvalRequested: false,
+};
+
 export class HistoryStore {
   private open: Open | null = null;
   private timer: NodeJS.Timeout | undefined;
   private pruning_: Promise<PruneResult> | null = null;
   private health_: HistoryHealth;
   private readonly file: string;
+  /** Events waiting to be written (write-batch.ts); the limits in force when a run was queued travel with it. */
+  private readonly batch = new WriteBatch<{ event: EngineEvent; limits: Limits | undefined }>((items) => this.writeAll(items));
 
   constructor(private readonly options: HistoryStoreOptions) {
     this.file = path.resolve(options.file);
@@ -120,14 +129,18 @@ export class HistoryStore {
     return this.pruning_;
   }
 
-  /** The engine subscriber: `engine.subscribe((e) => history.record(e))`. Never throws. */
+  /**
+   * The engine subscriber: `engine.subscribe((e) => history.record(e))`. Never throws. The write happens on
+   * the next turn, batched with the others of this turn (write-batch.ts); every read below sees it.
+   */
   record(event: EngineEvent): void {
-    if (!this.open) return;
-    try {
-      this.open.writer.handle(event);
-    } catch (err) {
-      this.writeFailed(event, err);
-    }
+    if (!this.open || !RECORDED[event.type]) return;
+    this.batch.add({ event, limits: event.type === 'queued' ? this.options.currentLimits?.() : undefined });
+  }
+
+  /** Writes the events still waiting, now (reads, dispose and the process's exit do it themselves). */
+  flush(): void {
+    this.batch.flush();
   }
 
   list(query?: HistoryQuery): HistoryPage {
@@ -172,6 +185,8 @@ export class HistoryStore {
   }
 
   health(): HistoryHealth {
+    // Write errors are counted when the writes are made.
+    if (this.open) this.batch.flush();
     return { ...this.health_ };
   }
 
@@ -179,6 +194,7 @@ export class HistoryStore {
     clearInterval(this.timer);
     this.timer = undefined;
     if (!this.open) return;
+    this.batch.flush();
     const count = (openHere.get(this.file) ?? 1) - 1;
     if (count > 0) openHere.set(this.file, count);
     else openHere.delete(this.file);
@@ -191,9 +207,33 @@ export class HistoryStore {
     this.health_ = { ...this.health_, available: false };
   }
 
+  /** Every read and every maintenance pass starts here: what was recorded before it is written first. */
   private ready(): Open {
     if (!this.open) throw new AppError('internal', this.health_.error ?? 'History is not open');
+    this.batch.flush();
     return this.open;
+  }
+
+  /** One transaction for a batch: one commit instead of one per event. */
+  private writeAll(items: { event: EngineEvent; limits: Limits | undefined }[]): void {
+    const open = this.open;
+    if (!open) return;
+    const each = () => {
+      for (const { event, limits } of items) {
+        try {
+          open.writer.handle(event, limits);
+        } catch (err) {
+          this.writeFailed(event, err);
+        }
+      }
+    };
+    try {
+      open.db.transaction(each);
+    } catch (err) {
+      // The transaction itself failed (busy past the timeout, a full disk at commit): write them one by one.
+      this.options.logger.warn(`history: a batch of ${items.length} write(s) failed as one (${errorMessage(err)}); writing them one by one`);
+      each();
+    }
   }
 
   private now(): number {

@@ -100,10 +100,11 @@ export class HistoryWriter {
       WHERE EXISTS (SELECT 1 FROM executions WHERE id = @runId)`);
   }
 
-  handle(event: EngineEvent): void {
+  /** `limits`: those in force when the event happened, when it is recorded later (history-store.ts batches). */
+  handle(event: EngineEvent, limits?: Limits): void {
     switch (event.type) {
       case 'queued':
-        return this.queued(event.execution);
+        return this.queued(event.execution, limits);
       case 'started':
         this.markStarted.run([event.at, event.containerName, event.id]);
         return;
@@ -125,9 +126,9 @@ export class HistoryWriter {
     }
   }
 
-  queued(execution: ExecutionSummary): void {
+  queued(execution: ExecutionSummary, limitsAtQueue?: Limits): void {
     const servers = JSON.stringify(execution.servers);
-    const limits = this.options.currentLimits?.();
+    const limits = limitsAtQueue ?? this.options.currentLimits?.();
     const limitsJson = limits ? JSON.stringify(limits) : null;
     const packages = execution.packages ? JSON.stringify(execution.packages) : null;
     const row = {

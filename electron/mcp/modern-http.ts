@@ -25,6 +25,22 @@ function webRequest(req: IncomingMessage, body: string | undefined, signal?: Abo
   });
 }
 
+/**
+ * What the SDK's routing decision reads of a request when the body is already parsed: the method and three
+ * headers (`standardHeadersOf`). A full web Request (a Headers copy of every header, a URL) cost about half
+ * a millisecond on every 2025-11-25 call; this view answers the same reads from node's own header object.
+ */
+function headerView(req: IncomingMessage): Request {
+  const headers = {
+    get: (name: string): string | null => {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+    has: (name: string): boolean => req.headers[name.toLowerCase()] !== undefined,
+  };
+  return { method: req.method ?? 'POST', headers } as unknown as Request;
+}
+
 export class ModernMcpHttp {
   private handler: McpHttpHandler;
 
@@ -34,7 +50,8 @@ export class ModernMcpHttp {
 
   /** The SDK's own routing decision, so the two can never disagree on what is a 2026-07-28 request. */
   async claims(req: IncomingMessage, body: unknown): Promise<boolean> {
-    return !(await isLegacyRequest(webRequest(req, undefined), body, { maxRequestBodySize: this.options.maxBodyBytes }));
+    // With `body` given the SDK reads no body and clones nothing (isLegacyRequest's parsedBody), only headerView's parts.
+    return !(await isLegacyRequest(headerView(req), body, { maxRequestBodySize: this.options.maxBodyBytes }));
   }
 
   async serve(req: IncomingMessage, res: ServerResponse, raw: string, body: unknown, auth: CallerAuth): Promise<void> {

@@ -3,6 +3,7 @@
 // Uses the SDK's low-level Server so the tool schema is exactly the reference's.
 import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -53,7 +54,12 @@ export function createMcpServer(deps: McpServerDeps): Server {
   const viewTools = () => (deps.runView ? runViewToolsFor(server.getClientCapabilities()) : []);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [runPythonTool(deps.settings().limits), ...viewTools()] }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  // Installed as the protocol layer installs any handler, past the Server class's tools/call wrapper: the
+  // dispatch has already validated the request against CallToolRequestSchema, and the wrapper would
+  // validate it once more and then re-parse our own typed result with zod (together about half a
+  // millisecond of every lone call, after the run, on its way out). The result goes out as we built it.
+  const setProtocolHandler = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof CallToolRequestSchema, handler: Parameters<Server['setRequestHandler']>[1]) => void;
+  setProtocolHandler.call(server, CallToolRequestSchema, (request, extra) => {
     const credential = callerCredential(extra.authInfo, connection);
     if (isRunViewTool(request.params.name)) {
       return handleRunViewTool(request.params.name, request.params.arguments, { credential, appClient: rendersApps(server.getClientCapabilities()) }, deps.runView);

@@ -13,7 +13,6 @@ import { parseRequirement, MAX_PACKAGES, type PackageFetch } from '../../shared/
 import { PACKAGE_LAYERS_MOUNT as LAYERS_MOUNT, type SandboxSpec } from '../sandbox/sandbox-spec.js';
 import { HelperSlots, SharedBuild } from './helper-slots.js';
 import { IndexProxy } from './index-proxy.js';
-import { extractLayer } from './layer-extract.js';
 import { layerKey, LayerStore } from './layer-store.js';
 import { pipSpec, runPipStep, type PipOutcome } from './pip-container.js';
 
@@ -188,6 +187,9 @@ export class PackageManager {
       const stopHelper = new AbortController();
       const onAbort = () => stopHelper.abort();
       signal.addEventListener('abort', onAbort, { once: true });
+      // Loaded here, not with the module: tar is a fifth of the core's code and only an install needs it
+      // (a cold `sandbar run` without packages never parses it).
+      const { extractLayer } = await import('./layer-extract.js');
       const extraction = extractLayer(staged.dir, this.options.capBytes(), () => stopHelper.abort());
       const outcome = await this.step(
         runtime,

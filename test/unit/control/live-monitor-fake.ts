@@ -85,7 +85,7 @@ export interface Sent {
   data: unknown;
 }
 
-export function setup(sampleMemory: (names: string[]) => Promise<{ name: string; memoryBytes: number }[]> = async () => []) {
+export function setup(sampleMemory: (names: string[]) => Promise<{ name: string; memoryBytes: number }[]> = async () => [], listening?: () => boolean) {
   const engine = new FakeEngine();
   /** Broadcasts (`to: '*'`) and targeted sends in one ordered log. */
   const sent: Sent[] = [];
@@ -95,6 +95,7 @@ export function setup(sampleMemory: (names: string[]) => Promise<{ name: string;
     sampleMemory: sample,
     broadcast: (event, data) => void sent.push({ to: '*', event, data }),
     sendTo: (to, event, data) => void sent.push({ to, event, data }),
+    ...(listening ? { listening } : {}),
   });
   monitor.start();
   const of = <E extends EventName>(event: E, to?: string) =>

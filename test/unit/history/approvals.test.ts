@@ -42,6 +42,7 @@ function recordWith(decisions: (runId: string) => ApprovalOutcome[]): string {
   for (const e of events) store.record(e);
   for (const o of decisions(id)) store.record({ type: 'approvalResolved', outcome: o });
   store.record(finished);
+  store.flush(); // the tests read the file through a second connection
   return id;
 }
 

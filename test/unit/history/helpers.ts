@@ -132,6 +132,8 @@ export function runEvents(spec: RunSpec = {}): EngineEvent[] {
 export function recordRun(store: HistoryStore, spec: RunSpec = {}): string {
   const events = runEvents(spec);
   for (const event of events) store.record(event);
+  // Written now, not on the next turn (write-batch.ts): many tests read the file through a second connection.
+  store.flush();
   return (events[0] as Extract<EngineEvent, { type: 'queued' }>).execution.id;
 }
 

@@ -65,6 +65,7 @@ describe('interrupted at start', () => {
     const [queued, started] = runEvents({ queuedAt: NOW });
     sibling.record(queued!);
     sibling.record(started!);
+    sibling.flush(); // written before the second store reads the file
     const second = await restart([], 1);
     expect(second.countByStatus()).toMatchObject({ running: 1, interrupted: 1 });
     second.dispose();

@@ -1,6 +1,7 @@
 // Several processes on one database: a writer killed with SIGKILL mid-run leaves a row that the next start
-// marks interrupted (while a live writer's run is left alone), and two processes writing 500 runs each at
-// the same time lose none.
+// marks interrupted (while a live writer's run is left alone), a writer that exits right after a run still
+// wrote it (the batched writes are flushed on exit), and two processes writing 500 runs each at the same
+// time lose none.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +68,20 @@ describe('two processes', () => {
     const again = await openStore(file);
     expect(again.countByStatus()).toMatchObject({ interrupted: 2, running: 0 });
     again.dispose();
+  });
+
+  it('a process that exits, or dies of an uncaught exception, right after a run still has the run written whole', async () => {
+    const exited = child(['exit', file]);
+    const threw = child(['throw', file]);
+    const [exitedEnd, threwEnd] = await Promise.all([exited.done, threw.done]);
+    expect(exitedEnd.code).toBe(0);
+    expect(threwEnd.code).toBe(1);
+    expect(threwEnd.stderr).toMatch(/uncaught exception/);
+    const ids = [exitedEnd, threwEnd].map((end) => end.stdout.split('\n')[0]!.replace('recorded ', ''));
+    const store = await openStore(file);
+    expect(store.get(ids[0]!)).toMatchObject({ status: 'success', stdout: 'exit\n', code: 'print("exit")' });
+    expect(store.get(ids[1]!)).toMatchObject({ status: 'success', stdout: 'throw\n', code: 'print("throw")' });
+    store.dispose();
   });
 
   it('each writing 500 runs at the same time: all 1,000 rows are there, complete', async () => {
