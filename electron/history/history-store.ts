@@ -60,7 +60,7 @@ const openHere = new Map<string, number>();
 /** The events the writer stores something for (history-writer.ts handle()); the rest (output above all) are never queued. A new event type must be placed here. */
 const RECORDED: Record<EngineEvent['type'], boolean> = {
   queued: true, started: true, toolCall: true, finished: true, approvalResolved: true,
-  output: false, serverStateChanged: false, poolChanged: false, pausedChanged: false, approvalRequested: false,
+  output: false, egress: false, serverStateChanged: false, poolChanged: false, pausedChanged: false, approvalRequested: false,
 };
 
 export class HistoryStore {
