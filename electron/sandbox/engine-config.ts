@@ -53,7 +53,10 @@ export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you
 export interface EngineConfig {
   limits: Limits;
   image: string;
+  /** Containers always kept ready (setting poolSize). */
   poolSize: number;
+  /** The most the pool grows to under load (setting poolMax; null: see poolBounds); absent: a fixed pool. */
+  poolMax?: number | null;
   concurrency: number;
   /** 'runtime-default' is weaker and shown as such in health; Sandbar's profile is the default. */
   seccomp: SeccompMode;
@@ -130,8 +133,8 @@ export interface EngineOptions {
   rpc?: RpcHandler;
   /** How long an idle pooled container lives before it is replaced. */
   poolMaxIdleMs?: number;
-  /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
-  poolBurstMax?: number;
+  /** How long a peak of concurrent calls keeps the pool grown (tests shorten it). */
+  poolPeakWindowMs?: number;
   /**
    * One run, then the process exits (`sandbar run`): skip what only pays off later. No reaping at start
    * (its own container is removed with it; the next long-running instance reaps what others left) and no
@@ -187,6 +190,7 @@ export function engineConfigOf(settings: Settings): EngineConfig {
     limits: settings.limits,
     image: settings.image,
     poolSize: settings.poolSize,
+    poolMax: settings.poolMax,
     concurrency: settings.concurrency,
     seccomp: settings.seccomp,
     ociRuntime: settings.ociRuntime,

@@ -12,6 +12,7 @@ import type { SandboxContainer } from './run/sandbox-container.js';
 import { StartGate, type Refusal } from './start-gate.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 import { LayerPools } from './layer-pools.js';
+import { poolBounds } from './pool-policy.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import type { Job } from './engine-job.js';
@@ -53,10 +54,10 @@ export class Engine {
     this.creator = new ImageAwareCreator(options, (container, backend) => this.madeBy.set(container, backend));
     this.backendInUse = backend;
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
-      size: config.poolSize,
+      ...this.poolBounds(),
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: this.maxRunSec(),
-      ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
+      ...(options.poolPeakWindowMs !== undefined ? { peakWindowMs: options.poolPeakWindowMs } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
     // Ready sandboxes per recent layer, as many as the pool keeps up to two (none for a one-shot command).
@@ -81,8 +82,19 @@ export class Engine {
   private configurePool(): void {
     const shared = this.backendInUse.sharedPool;
     const options = { size: this.config.poolSize, maxRunSec: this.maxRunSec() };
-    this.pool.configure(this.spec(), shared ? { ...options, size: 0 } : options);
+    this.pool.configure(this.spec(), shared ? { ...options, size: 0, max: 0 } : { ...options, ...this.poolBounds() });
     shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
+  }
+
+  /**
+   * The shared pool's bounds: poolSize always ready, growing to poolMax under load. A config without
+   * poolMax (tests, tools) keeps a fixed pool; a one-shot command keeps none it would not use.
+   */
+  private poolBounds(): { size: number; max: number } {
+    if (this.options.oneShot) return { size: this.config.poolSize, max: this.config.poolSize };
+    if (this.config.poolMax === undefined) return { size: this.config.poolSize, max: this.config.poolSize };
+    const { min, max } = poolBounds(this.config.poolSize, this.config.poolMax);
+    return { size: min, max };
   }
 
   /** What a pooled container must outlive besides its idle time: one run (held time included), or a whole session of them. */
@@ -322,7 +334,7 @@ export class Engine {
     const { importedModules, session: sessionState, checkpoint, ...ended } = outcome;
     // The default preloads follow what the runs import: a change replaces the idle pooled containers.
     if (this.config.preload == null && importedModules && this.preloadUsage.record(importedModules)) {
-      this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.maxRunSec() });
+      this.pool.configure(this.spec(), { ...this.poolBounds(), maxRunSec: this.maxRunSec() });
     }
     const result: ExecutionResult = {
       id,
