@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
 import type { BackendFeatures, ContainerSpec } from './backend.js';
 import { fitFolders } from './folder-fit.js';
+import { poolBounds } from './pool-policy.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
@@ -182,6 +183,15 @@ export function sessionLayerRefusal(mounted: string | undefined, wanted: string 
   return mounted
     ? "This session's sandbox was opened with other packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs."
     : "This session's sandbox was opened without packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs.";
+}
+
+/**
+ * The shared pool's bounds: poolSize always ready, growing to poolMax under load. A config without poolMax
+ * (tests, tools) keeps a fixed pool; a one-shot command (`sandbar run`) grows none it would not use.
+ */
+export function enginePoolBounds(config: Pick<EngineConfig, 'poolSize' | 'poolMax'>, oneShot: boolean): { size: number; max: number } {
+  if (oneShot || config.poolMax === undefined) return { size: config.poolSize, max: config.poolSize };
+  return { size: config.poolSize, max: poolBounds(config.poolSize, config.poolMax).max };
 }
 
 /** The engine's configuration from resolved settings. */

@@ -12,11 +12,10 @@ import type { SandboxContainer } from './run/sandbox-container.js';
 import { StartGate, type Refusal } from './start-gate.js';
 import { WarmPool, type PoolSnapshot } from './warm-pool.js';
 import { LayerPools } from './layer-pools.js';
-import { poolBounds } from './pool-policy.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import type { Job } from './engine-job.js';
-import { admissionRefusal, busyMessage, containerSpecOf, packageSpecOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
+import { admissionRefusal, busyMessage, enginePoolBounds, containerSpecOf, packageSpecOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
 import type { EngineConfig, EngineOptions, EngineSnapshot, ExecutionHandle, SessionBinding, SubmitOptions } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
@@ -86,15 +85,8 @@ export class Engine {
     shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
   }
 
-  /**
-   * The shared pool's bounds: poolSize always ready, growing to poolMax under load. A config without
-   * poolMax (tests, tools) keeps a fixed pool; a one-shot command keeps none it would not use.
-   */
   private poolBounds(): { size: number; max: number } {
-    if (this.options.oneShot) return { size: this.config.poolSize, max: this.config.poolSize };
-    if (this.config.poolMax === undefined) return { size: this.config.poolSize, max: this.config.poolSize };
-    const { min, max } = poolBounds(this.config.poolSize, this.config.poolMax);
-    return { size: min, max };
+    return enginePoolBounds(this.config, this.options.oneShot === true);
   }
 
   /** What a pooled container must outlive besides its idle time: one run (held time included), or a whole session of them. */
