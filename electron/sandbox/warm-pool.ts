@@ -47,6 +47,8 @@ export type PoolSnapshot = PoolState;
 
 const MAX_BACKOFF_MS = 30_000;
 const REFILL_DELAY_MS = 150;
+/** How long an idle container let go may take to remove itself before it is killed. */
+const LET_GO_GRACE_MS = 5000;
 
 export class WarmPool {
   private slots: Slot[] = [];
@@ -156,7 +158,7 @@ export class WarmPool {
     this.slots = [];
     const started = await Promise.allSettled(old.map((s) => { clearTimeout(s.idleTimer); return s.booting; }));
     const alive = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    await this.kill(alive);
+    await this.letGo(alive, 2000);
   }
 
   private handOut(container: SandboxContainer): SandboxContainer {
@@ -191,9 +193,17 @@ export class WarmPool {
     }
   }
 
+  /** An idle container is let go (it removes itself, no kill command spent); one that lingers is killed. */
   private discard(slot: Slot): void {
     clearTimeout(slot.idleTimer);
-    void slot.booting.then((c) => this.kill([c])).catch(() => {});
+    void slot.booting.then((c) => this.letGo([c])).catch(() => {});
+  }
+
+  private async letGo(containers: SandboxContainer[], graceMs = LET_GO_GRACE_MS): Promise<void> {
+    for (const c of containers) c.letGo();
+    const exited = await Promise.all(containers.map((c) => Promise.race([c.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), graceMs).unref())])));
+    const lingering = containers.filter((_, i) => !exited[i]);
+    if (lingering.length > 0) await this.kill(lingering);
   }
 
   /** When the peak leaves its window, the pool shrinks (checked then, not polled). */

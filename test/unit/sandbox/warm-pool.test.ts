@@ -17,7 +17,7 @@ function fakeBackend() {
     create: vi.fn((_spec: ContainerSpec, options?: { warm?: boolean }) => {
       let exit!: () => void;
       const exited = new Promise<void>((r) => (exit = r));
-      const container = { isAlive: true, exited, name: `c${backend.create.mock.calls.length}`, whenPreloaded: (f: () => void) => f() } as unknown as SandboxContainer;
+      const container = { isAlive: true, exited, name: `c${backend.create.mock.calls.length}`, whenPreloaded: (f: () => void) => f(), letGo: vi.fn(() => exit()) } as unknown as SandboxContainer;
       exits.set(container, exit);
       return new Promise<SandboxContainer>((resolve, reject) => boots.push({ resolve: () => resolve(container), reject, warm: options?.warm === true }));
     }),
@@ -42,7 +42,8 @@ describe('WarmPool', () => {
   it('serves a batch beyond the pool from bounded starts, grows to its peak, and shrinks back when quiet', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { backend, boots, bootAll, exits, settle } = fakeBackend();
-    pool = new WarmPool(backend, async () => {}, { size: 2, max: 8, maxIdleMs: 600_000, maxRunSec: 60, refillParallel: 2, peakWindowMs: 10_000, hostMemoryBytes: 64 * GiB });
+    const kill = vi.fn(async () => {});
+    pool = new WarmPool(backend, kill, { size: 2, max: 8, maxIdleMs: 600_000, maxRunSec: 60, refillParallel: 2, peakWindowMs: 10_000, hostMemoryBytes: 64 * GiB });
     pool.configure(SPEC);
     await bootAll();
     expect(pool.snapshot()).toMatchObject({ size: 2, ready: 2, starting: 0, min: 2, max: 8, waiting: 0 });
@@ -66,6 +67,8 @@ describe('WarmPool', () => {
     await vi.advanceTimersByTimeAsync(10_100);
     expect(pool.snapshot()).toMatchObject({ size: 2, ready: 2 });
     expect(boots).toHaveLength(0);
+    // The six it no longer needs were let go (they end by themselves), not killed by a runtime command.
+    expect(kill).not.toHaveBeenCalled();
   });
 
   it('never grows past max, and a fixed pool (no max) stays at its size', async () => {
