@@ -1,6 +1,7 @@
 // The warm pool's sizing policy alone (pure, clock passed in): bounds from settings, the memory bound,
 // the target between min and max following the recent peak, bounded starts, and the peak's window.
 import { describe, expect, it } from 'vitest';
+import { enginePoolBounds } from '../../../electron/sandbox/engine-config.js';
 import { DEFAULT_POOL_MAX, DemandWindow, memoryCap, poolBounds, poolTarget, RateWindow, startsNeeded } from '../../../electron/sandbox/pool-policy.js';
 
 const GiB = 1024 ** 3;
@@ -12,6 +13,14 @@ describe('pool policy', () => {
     expect(poolBounds(0, null)).toEqual({ min: 0, max: 0 });
     expect(poolBounds(0, 4)).toEqual({ min: 0, max: 4 });
     expect(poolBounds(3, 3)).toEqual({ min: 3, max: 3 });
+  });
+
+  it('gives the engine a fixed pool without poolMax (tests, tools) and for a one-shot command, else the settings\' bounds', () => {
+    expect(enginePoolBounds({ poolSize: 2 }, false)).toEqual({ size: 2, max: 2 });
+    expect(enginePoolBounds({ poolSize: 2, poolMax: null }, true)).toEqual({ size: 2, max: 2 });
+    expect(enginePoolBounds({ poolSize: 2, poolMax: null }, false)).toEqual({ size: 2, max: DEFAULT_POOL_MAX });
+    expect(enginePoolBounds({ poolSize: 0, poolMax: null }, false)).toEqual({ size: 0, max: 0 });
+    expect(enginePoolBounds({ poolSize: 1, poolMax: 3 }, false)).toEqual({ size: 1, max: 3 });
   });
 
   it('bounds growth by memory: half the host over the per-container limit, at least one', () => {
