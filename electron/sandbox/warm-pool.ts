@@ -47,6 +47,11 @@ export type PoolSnapshot = PoolState;
 
 const MAX_BACKOFF_MS = 30_000;
 const REFILL_DELAY_MS = 150;
+/**
+ * A refill waits while runs are in flight and containers are still ready (a start takes CPU from the runs),
+ * at most this long: it starts as the last run ends, or at once when a call has to wait for one.
+ */
+const MAX_REFILL_DEFER_MS = 1000;
 /** How long an idle container let go may take to remove itself before it is killed. */
 const LET_GO_GRACE_MS = 5000;
 
@@ -66,6 +71,8 @@ export class WarmPool {
   private disposed = false;
   /** Set when a spec change drains the pool, cleared when it is full again: the panel shows it as is. */
   private refilling = false;
+  /** Since when a refill has waited for the runs in flight (see MAX_REFILL_DEFER_MS). */
+  private deferredSince: number | null = null;
 
   constructor(
     private backend: Pick<SandboxBackend, 'create'>,
@@ -163,7 +170,10 @@ export class WarmPool {
 
   private handOut(container: SandboxContainer): SandboxContainer {
     this.outstanding.add(container);
-    void container.exited.finally(() => this.outstanding.delete(container));
+    void container.exited.finally(() => {
+      this.outstanding.delete(container);
+      if (this.outstanding.size === 0) this.refill();
+    });
     return container;
   }
 
@@ -223,12 +233,12 @@ export class WarmPool {
    * Starting a container blocks the event loop for ~10 ms (fork of the runtime client), so a refill after
    * a ready container was taken waits a moment: the short run's result is delivered first.
    */
-  private refillSoon(): void {
+  private refillSoon(delayMs = REFILL_DELAY_MS): void {
     if (this.refillTimer) return;
     this.refillTimer = setTimeout(() => {
       this.refillTimer = undefined;
       this.refill();
-    }, REFILL_DELAY_MS);
+    }, delayMs);
     this.refillTimer.unref();
   }
 
@@ -239,6 +249,13 @@ export class WarmPool {
     const booting = this.slots.filter((s) => !s.container).length;
     const parallel = this.options.refillParallel ?? Math.max(2, availableParallelism());
     const n = startsNeeded({ target: this.target(), slots: this.slots.length, waiting: this.waiters.length, booting, parallel });
+    if (n > 0 && this.waiters.length === 0 && this.outstanding.size > 0 && this.slots.some((s) => s.container)) {
+      const now = Date.now();
+      this.deferredSince ??= now;
+      const left = MAX_REFILL_DEFER_MS - (now - this.deferredSince);
+      if (left > 0) return this.refillSoon(left);
+    }
+    this.deferredSince = null;
     for (let i = 0; i < n; i++) this.startSlot(this.spec);
   }
 

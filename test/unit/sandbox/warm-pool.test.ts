@@ -58,17 +58,38 @@ describe('WarmPool', () => {
     expect(new Set(handed.map((h) => h.container.name)).size).toBe(8);
     // No cold start: every container the backend made was a pooled one.
     expect(backend.create.mock.calls.every(([, o]) => (o as { warm?: boolean } | undefined)?.warm === true)).toBe(true);
-    // The pool now keeps the batch's peak ready for the next one.
+    // While the runs are in flight and some containers are ready, the refill waits (it would take their CPU).
+    const startsBefore = backend.create.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(backend.create.mock.calls.length).toBe(startsBefore);
+    // The batch's runs end: the pool refills to the batch's peak, ready for the next one.
+    for (const h of handed) exits.get(h.container)!();
+    await settle();
+    await bootAll();
     expect(pool.snapshot()).toMatchObject({ size: 8, ready: 8, waiting: 0 });
     expect(pool.snapshot().refillsPerMin).toBeGreaterThanOrEqual(14);
 
-    // The batch's runs end; no call comes for a whole window.
-    for (const h of handed) exits.get(h.container)!();
+    // No call comes for a whole window.
     await vi.advanceTimersByTimeAsync(10_100);
     expect(pool.snapshot()).toMatchObject({ size: 2, ready: 2 });
     expect(boots).toHaveLength(0);
     // The six it no longer needs were let go (they end by themselves), not killed by a runtime command.
     expect(kill).not.toHaveBeenCalled();
+  });
+
+  it('defers a refill while runs are in flight for at most a second', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { backend, bootAll } = fakeBackend();
+    pool = new WarmPool(backend, async () => {}, { size: 2, maxIdleMs: 600_000, maxRunSec: 60, hostMemoryBytes: 64 * GiB });
+    pool.configure(SPEC);
+    await bootAll();
+    await pool.acquire('long-run');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(backend.create).toHaveBeenCalledTimes(2);
+    // Due 150 ms after the take, deferred at most 1 s from then.
+    await vi.advanceTimersByTimeAsync(700);
+    expect(backend.create).toHaveBeenCalledTimes(3);
+    await bootAll();
   });
 
   it('never grows past max, and a fixed pool (no max) stays at its size', async () => {
