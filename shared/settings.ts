@@ -47,7 +47,7 @@ export const SettingsSchema = z.object({
   poolSize: wholeNumber(0, 16).default(2),
   /**
    * The most the pool grows to while calls come at once (toward their recent peak; back to poolSize when
-   * quiet). null: 8 (or poolSize if larger), none when poolSize is 0. At least poolSize.
+   * quiet). null: 10 (or poolSize if larger), none when poolSize is 0. At least poolSize.
    */
   poolMax: wholeNumber(0, 64).nullable().default(null),
   /** Runs at once; the rest wait in a FIFO queue. */

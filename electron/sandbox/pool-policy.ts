@@ -1,6 +1,7 @@
 // The warm pool's sizing policy, pure (no timers, no clock: `now` is passed in), so it is tested alone.
-// The pool keeps at least `min` containers ready, grows toward the recent peak of concurrent calls (a
-// batch of 8 finds 8 ready next time), never past `max` nor what memory allows, and falls back to `min`
+// The pool keeps at least `min` containers ready, grows toward the recent peak of concurrent calls plus
+// `min` to spare (a batch of 8 finds 8 ready next time, and the call right after it one more), never past
+// `max` nor what memory allows, and falls back to `min`
 // when no call came for a whole window. How many to start at once is bounded too: on a small machine
 // starting more than a few containers at once only makes each of them slower (the starts are CPU-bound),
 // so a call beyond the pool waits for the next container to come ready instead of starting its own.
@@ -13,8 +14,8 @@ export interface PoolBounds {
   max: number;
 }
 
-/** Growth when the setting poolMax is null: up to this many, or poolSize if larger. */
-export const DEFAULT_POOL_MAX = 8;
+/** Growth when the setting poolMax is null: up to this many (a batch of 8 and 2 to spare), or poolSize if larger. */
+export const DEFAULT_POOL_MAX = 10;
 /** How long a peak of demand keeps the pool grown: a quiet window this long shrinks it to `min`. */
 export const PEAK_WINDOW_MS = 60_000;
 /** Of the host's memory, the share idle pool containers' memory limits may add up to beyond `min`. */
@@ -37,10 +38,13 @@ export function memoryCap(hostMemoryBytes: number, memoryLimit: string, share = 
   return per > 0 ? Math.max(1, Math.floor((hostMemoryBytes * share) / per)) : 1;
 }
 
-/** Containers to keep ready: the recent peak of concurrent calls, within the bounds and memory; `min` always. */
+/**
+ * Containers to keep ready: the recent peak of concurrent calls plus `min` to spare (a batch takes them
+ * all; the calls right after it should not wait for its refill), within the bounds and memory; `min` always.
+ */
 export function poolTarget(bounds: PoolBounds, peak: number, memCap: number): number {
   if (bounds.max === 0) return 0;
-  const grown = Math.min(Math.max(peak, bounds.min), bounds.max, memCap);
+  const grown = Math.min(peak > 0 ? peak + bounds.min : bounds.min, bounds.max, memCap);
   return Math.max(bounds.min, grown);
 }
 

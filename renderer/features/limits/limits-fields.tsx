@@ -62,7 +62,7 @@ export function LimitsFields({ form, images }: { form: LimitsForm; images: strin
         <SliderField {...common('concurrency')} label="Runs at once" scale={concurrencyScale} hint="The rest wait in a first-in, first-out queue." />
         <SliderField {...common('queueLimit')} label="Queue limit" scale={queueScale} hint="Runs allowed to wait; one more is refused at once as busy." />
         <SliderField {...common('poolSize')} label="Warm pool" scale={poolScale} hint="Containers always booted ahead of need; 0 (with an empty maximum) turns the pool off." />
-        <SliderField {...common('poolMax')} label="Warm pool under load" scale={poolMaxScale} placeholder="auto" hint="The most the pool grows to while calls come at once; it shrinks back when quiet. Empty: 8, or none when the pool is 0." />
+        <SliderField {...common('poolMax')} label="Warm pool under load" scale={poolMaxScale} placeholder="auto" hint="The most the pool grows to while calls come at once; it shrinks back when quiet. Empty: 10, or none when the pool is 0." />
       </fieldset>
 
       <fieldset className="card group">

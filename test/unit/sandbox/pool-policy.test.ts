@@ -29,10 +29,11 @@ describe('pool policy', () => {
     expect(memoryCap(8 * GiB, 'not a size')).toBe(1);
   });
 
-  it('keeps min always, follows the peak up to max and memory, and never below min', () => {
+  it('keeps min always, follows the peak (with min to spare) up to max and memory, and never below min', () => {
     const bounds = { min: 2, max: 8 };
     expect(poolTarget(bounds, 0, 100)).toBe(2);
-    expect(poolTarget(bounds, 5, 100)).toBe(5);
+    expect(poolTarget(bounds, 1, 100)).toBe(3);
+    expect(poolTarget(bounds, 5, 100)).toBe(7);
     expect(poolTarget(bounds, 20, 100)).toBe(8);
     expect(poolTarget(bounds, 20, 3)).toBe(3);
     expect(poolTarget({ min: 4, max: 8 }, 20, 1)).toBe(4);
