@@ -225,7 +225,7 @@ export function createCore(options: {
     if (touched(changed, 'runtime')) runtime.choose(cliRuntimeChoice(next));
     if (touched(changed, ...BACKEND_SETTING_KEYS)) engine.setBackend(chooser.backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
-    const engineKeys = ['limits', 'image', 'poolSize', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime', 'approvalTimeoutSec'];
+    const engineKeys = ['limits', 'image', 'poolSize', 'poolMax', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime', 'approvalTimeoutSec'];
     if (touched(changed, 'folders')) judged = judge.judgeAll(next.folders);
     // New folders drain the pool like new limits: every sandbox from now on has exactly the new list.
     if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec', 'folders', ...BACKEND_SETTING_KEYS)) {

@@ -107,6 +107,7 @@ export interface ToolCallRecord {
 
 /** The warm pool: containers kept booted (`ready`) or booting (`starting`) towards `size`. */
 export interface PoolState {
+  /** How many the pool keeps ready now (its target: grows with load between `min` and `max`). */
   size: number;
   ready: number;
   starting: number;
@@ -115,6 +116,13 @@ export interface PoolState {
   refilling: boolean;
   /** Of `ready`, those still importing the preloads (a run taking one waits at most for the current module). */
   preloading?: number;
+  /** The bounds it grows and shrinks between (settings poolSize and poolMax); absent on a fixed pool. */
+  min?: number;
+  max?: number;
+  /** Calls waiting for the next container to come ready. */
+  waiting?: number;
+  /** Containers made ready in the last minute. */
+  refillsPerMin?: number;
 }
 
 export type EngineEvent =

@@ -43,8 +43,13 @@ export const SettingsSchema = z.object({
     .refine((v) => !v.startsWith('-'), 'must be podman, docker or a path to one, not a flag')
     .nullable()
     .default(null),
-  /** Containers kept booted and waiting; 0 turns the pool off. */
+  /** Containers always kept booted and waiting; 0 (with poolMax null or 0) turns the pool off. */
   poolSize: wholeNumber(0, 16).default(2),
+  /**
+   * The most the pool grows to while calls come at once (toward their recent peak; back to poolSize when
+   * quiet). null: 10 (or poolSize if larger), none when poolSize is 0. At least poolSize.
+   */
+  poolMax: wholeNumber(0, 64).nullable().default(null),
   /** Runs at once; the rest wait in a FIFO queue. */
   concurrency: wholeNumber(1, 64).default(4),
   /** Runs waiting beyond this are refused at once ("busy"), so no caller can pile up unbounded work. */
@@ -174,6 +179,10 @@ export const SettingsSchema = z.object({
   sessionCheckpoints: wholeNumber(0, 20).default(5),
   /** Start the desktop app when the user logs in (the desktop shell applies it; the CLI ignores it). */
   launchAtLogin: bool().default(false),
+}).superRefine((s, ctx) => {
+  if (s.poolMax !== null && s.poolMax < s.poolSize) {
+    ctx.addIssue({ code: 'custom', path: ['poolMax'], message: `must be at least poolSize (${s.poolSize}): the pool never keeps fewer than poolSize ready` });
+  }
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

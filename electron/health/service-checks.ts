@@ -15,13 +15,25 @@ export function endpointCheck(info: EndpointInfo): HealthCheck {
   return { ...base, status: 'ok', detail: `Listening at ${info.url}` };
 }
 
+/** "target 5 (grows 2–8 with load), 2 waiting, 14 made ready in the last minute", or '' for a fixed pool at rest. */
+export function poolLoad(pool: PoolState): string {
+  const parts = [
+    ...(pool.max !== undefined ? [`target ${pool.size} (grows ${pool.min ?? 0}–${pool.max} with load)`] : []),
+    ...(pool.waiting ? [`${pool.waiting} waiting for one`] : []),
+    ...(pool.refillsPerMin ? [`${pool.refillsPerMin} made ready in the last minute`] : []),
+  ];
+  return parts.join(', ');
+}
+
 export function poolCheck(pool: PoolState, counts: { running: number; queued: number; paused: boolean }): HealthCheck {
   const base = { id: 'pool', label: 'Warm pool and queue' };
   const load = `${counts.running} running, ${counts.queued} queued${counts.paused ? ', new runs paused' : ''}`;
   if (pool.lastError) {
     return { ...base, status: 'warn', detail: `${pool.ready} of ${pool.size} containers ready; the last start failed: ${pool.lastError}. ${load}`, hint: 'Runs still start cold; check the runtime and image rows above.' };
   }
-  const state = pool.size === 0 ? 'off (every run starts a fresh container)' : `${pool.ready} of ${pool.size} containers ready${pool.starting ? `, ${pool.starting} starting` : ''}`;
+  const off = pool.size === 0 && !pool.max;
+  const growth = poolLoad(pool);
+  const state = off ? 'off (every run starts a fresh container)' : `${pool.ready} of ${pool.size} containers ready${pool.starting ? `, ${pool.starting} starting` : ''}${growth ? `; ${growth}` : ''}`;
   return { ...base, status: counts.paused ? 'warn' : 'ok', detail: `Pool ${state}. ${load}`, ...(counts.paused ? { hint: 'Resume new runs from the tray or the Live view.' } : {}) };
 }
 

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import type { ArtifactCaps } from './run/artifact-collector.js';
 import type { BackendFeatures, ContainerSpec } from './backend.js';
 import { fitFolders } from './folder-fit.js';
+import { poolBounds } from './pool-policy.js';
 import type { ExecutionRequest, ExecutionResult, ExecutionSummary } from '../../shared/execution.js';
 import type { PoolSnapshot } from './warm-pool.js';
 import type { RpcHandler } from './run/execution.js';
@@ -56,7 +57,10 @@ export const PAUSED_MESSAGE = 'Sandbar is paused: new runs are refused until you
 export interface EngineConfig {
   limits: Limits;
   image: string;
+  /** Containers always kept ready (setting poolSize). */
   poolSize: number;
+  /** The most the pool grows to under load (setting poolMax; null: see poolBounds); absent: a fixed pool. */
+  poolMax?: number | null;
   concurrency: number;
   /** 'runtime-default' is weaker and shown as such in health; Sandbar's profile is the default. */
   seccomp: SeccompMode;
@@ -133,8 +137,8 @@ export interface EngineOptions {
   rpc?: RpcHandler;
   /** How long an idle pooled container lives before it is replaced. */
   poolMaxIdleMs?: number;
-  /** Extra containers the pool may keep while demand outruns it (benchmarks compare 0). */
-  poolBurstMax?: number;
+  /** How long a peak of concurrent calls keeps the pool grown (tests shorten it). */
+  poolPeakWindowMs?: number;
   /**
    * One run, then the process exits (`sandbar run`): skip what only pays off later. No reaping at start
    * (its own container is removed with it; the next long-running instance reaps what others left) and no
@@ -207,12 +211,22 @@ export function sessionLayerRefusal(mounted: string | undefined, wanted: string 
     : "This session's sandbox was opened without packages; a session keeps the packages of its first call. Start a new session (session=\"new\") with every package it needs.";
 }
 
+/**
+ * The shared pool's bounds: poolSize always ready, growing to poolMax under load. A config without poolMax
+ * (tests, tools) keeps a fixed pool; a one-shot command (`sandbar run`) grows none it would not use.
+ */
+export function enginePoolBounds(config: Pick<EngineConfig, 'poolSize' | 'poolMax'>, oneShot: boolean): { size: number; max: number } {
+  if (oneShot || config.poolMax === undefined) return { size: config.poolSize, max: config.poolSize };
+  return { size: config.poolSize, max: poolBounds(config.poolSize, config.poolMax).max };
+}
+
 /** The engine's configuration from resolved settings. */
 export function engineConfigOf(settings: Settings): EngineConfig {
   return {
     limits: settings.limits,
     image: settings.image,
     poolSize: settings.poolSize,
+    poolMax: settings.poolMax,
     concurrency: settings.concurrency,
     seccomp: settings.seccomp,
     ociRuntime: settings.ociRuntime,

@@ -15,7 +15,7 @@ import { LayerPools } from './layer-pools.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import type { Job } from './engine-job.js';
-import { admissionRefusal, busyMessage, containerSpecOf, packageSpecOf, runEgressOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
+import { admissionRefusal, busyMessage, enginePoolBounds, containerSpecOf, packageSpecOf, runEgressOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
 import type { EngineConfig, EngineOptions, EngineSnapshot, ExecutionHandle, SessionBinding, SubmitOptions } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
@@ -53,10 +53,10 @@ export class Engine {
     this.creator = new ImageAwareCreator(options, (container, backend) => this.madeBy.set(container, backend));
     this.backendInUse = backend;
     this.pool = new WarmPool(this.creator.for(this.backendInUse), (containers) => this.destroy(containers), {
-      size: config.poolSize,
+      ...this.poolBounds(),
       maxIdleMs: options.poolMaxIdleMs ?? 5 * 60_000,
       maxRunSec: this.maxRunSec(),
-      ...(options.poolBurstMax !== undefined ? { burstMax: options.poolBurstMax } : {}),
+      ...(options.poolPeakWindowMs !== undefined ? { peakWindowMs: options.poolPeakWindowMs } : {}),
       onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }),
     });
     // Ready sandboxes per recent layer, as many as the pool keeps up to two (none for a one-shot command).
@@ -81,8 +81,12 @@ export class Engine {
   private configurePool(): void {
     const shared = this.backendInUse.sharedPool;
     const options = { size: this.config.poolSize, maxRunSec: this.maxRunSec() };
-    this.pool.configure(this.spec(), shared ? { ...options, size: 0 } : options);
+    this.pool.configure(this.spec(), shared ? { ...options, size: 0, max: 0 } : { ...options, ...this.poolBounds() });
     shared?.configure(this.spec(), { ...options, onChange: () => this.emit({ type: 'poolChanged', pool: this.poolSnapshot() }) });
+  }
+
+  private poolBounds(): { size: number; max: number } {
+    return enginePoolBounds(this.config, this.options.oneShot === true);
   }
 
   /** What a pooled container must outlive besides its idle time: one run (held time included), or a whole session of them. */
@@ -326,7 +330,7 @@ export class Engine {
     const { importedModules, session: sessionState, checkpoint, ...ended } = outcome;
     // The default preloads follow what the runs import: a change replaces the idle pooled containers.
     if (this.config.preload == null && importedModules && this.preloadUsage.record(importedModules)) {
-      this.pool.configure(this.spec(), { size: this.config.poolSize, maxRunSec: this.maxRunSec() });
+      this.pool.configure(this.spec(), { ...this.poolBounds(), maxRunSec: this.maxRunSec() });
     }
     const result: ExecutionResult = {
       id,

@@ -38,7 +38,7 @@ export class LayerPools {
       clearTimeout(held.idle);
       this.pools.delete(key);
     }
-    const pool = held?.pool ?? new WarmPool(this.creator, this.kill, { size: this.options.size(), burstMax: 0, maxIdleMs: LAYER_POOL_IDLE_MS, maxRunSec: this.options.maxRunSec() });
+    const pool = held?.pool ?? new WarmPool(this.creator, this.kill, { size: this.options.size(), maxIdleMs: LAYER_POOL_IDLE_MS, maxRunSec: this.options.maxRunSec() });
     const idle = setTimeout(() => this.drop(key), LAYER_POOL_IDLE_MS);
     idle.unref();
     this.pools.set(key, { pool, idle });

@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, printed as Markdown for docs/PERFORMANCE.md.
-// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,checkpoints,floods,egress picks some of them.
+// BENCH=engine,cli,burst,mcp,plot,proxy,history,control,panel-history,panel-live,packages,sessions,checkpoints,floods,egress,fanout picks some of them.
 import { benchBurst } from './burst.bench.js';
 import { benchCli } from './cli.bench.js';
 import { benchControl } from './control.bench.js';
 import { benchEngine } from './engine.bench.js';
+import { benchFanout } from './fanout.bench.js';
 import { benchFloods } from './floods.bench.js';
 import { benchHistory } from './history.bench.js';
 import { benchMcp } from './mcp.bench.js';
@@ -32,6 +33,7 @@ const all: Record<string, () => Promise<string>> = {
   checkpoints: benchCheckpoints,
   floods: benchFloods,
   egress: benchEgress,
+  fanout: benchFanout,
 };
 const chosen = process.env.BENCH ? process.env.BENCH.split(',') : Object.keys(all);
 const sections: string[] = [];

@@ -19,10 +19,12 @@ export function testBackend(runtime: ContainerRuntime = testRuntime()): CliBacke
   return new CliBackend(runtime, newOwner());
 }
 
-/** The engine config under test: the project's OCI runtime (runsc for the gVisor tier) unless overridden. */
+/** The engine config under test: the project's OCI runtime (runsc for the gVisor tier) unless overridden, a pool that does not grow. */
 export function testConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
   const ociRuntime = sandbox.runtime?.ociRuntime ?? null;
-  return { ...DEFAULT_ENGINE_CONFIG, limits: DEFAULT_LIMITS, image: sandbox.image, poolSize: 0, ociRuntime, ...overrides };
+  // A fixed pool unless a test asks for one that grows (poolMax): fewer containers, steadier tests.
+  const { poolMax: _grows, ...defaults } = DEFAULT_ENGINE_CONFIG;
+  return { ...defaults, limits: DEFAULT_LIMITS, image: sandbox.image, poolSize: 0, ociRuntime, ...overrides };
 }
 
 /** The isolation tier under test: gVisor has documented, probed exceptions (see capabilities.ts). */

@@ -108,8 +108,9 @@ def _run_user_code(source, context, sandbar, keep):
     # Installed as __main__ so `if __name__ == "__main__":` runs and pickle finds user functions by reference.
     sys.modules['__main__'] = main
     try:
-        code = compile(source, SANDBOX_FILENAME, 'exec', ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
-        if code.co_flags & inspect.CO_COROUTINE:
+        code = compile(source, SANDBOX_FILENAME, 'exec', PYCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        if code.co_flags & CO_COROUTINE:
+            import asyncio
             asyncio.run(eval(code, main.__dict__))  # top-level await: the module body is a coroutine
         else:
             exec(code, main.__dict__)  # no loop running, so user code may call asyncio.run() itself

@@ -5,12 +5,9 @@
 # and fds 1/2 = pipes the relay forwards as stdout/stderr frames, so nothing user code writes can pass for a
 # frame. Python 3.8+, stdlib only.
 import array
-import ast
-import asyncio
 import builtins
 import codecs
 import collections
-import inspect
 import json
 import linecache
 import os
@@ -26,6 +23,10 @@ import traceback
 import types
 
 SANDBOX_FILENAME = '<sandbox>'
+# As literals, not from ast and inspect: importing those and asyncio at boot cost every sandbox ~30 ms of
+# CPU for what most runs never use. asyncio is imported when a run awaits at top level (or by user code).
+PYCF_ALLOW_TOP_LEVEL_AWAIT = 0x2000  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT (Python 3.8+)
+CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE
 BOOT_MODULE_FILENAME_PREFIX = '<module '  # tracebacks name boot module code '<module NAME>'
 MAX_FRAME_BYTES = int(BOOT['maxFrameBytes'])  # noqa: F821 (BOOT comes from the bootstrap)
 # One read of captured output becomes one frame; JSON can grow a byte to 6 (\u001b), so keep frames in bounds.

@@ -28,6 +28,7 @@ class _Flow:
         return True
 
     async def acquire(self, size):
+        import asyncio  # already loaded: a coroutine runs only under a loop
         loop = asyncio.get_running_loop()
         with _rpc_lock:
             if not self.waiters and self._take(size):
@@ -72,6 +73,7 @@ async def rpc(payload):
     except (TypeError, ValueError) as exc:
         raise RpcError('RPC payload is not JSON-serializable: %s' % exc) from None
     # The running loop at call time, so this works under top-level await and inside the user's asyncio.run().
+    import asyncio  # already loaded: a coroutine runs only under a loop
     loop = asyncio.get_running_loop()
     future = loop.create_future()
     where = _calling_line()  # now, before any await: the caller's frames are still on the stack

@@ -4,7 +4,6 @@
 # The host answers only list_servers / list_tools / call_tool RPCs; aliases, docs and search are computed here
 # from the metadata in the start context, so they cost no round trip. Python 3.8+, stdlib only.
 import copy
-import difflib
 import importlib.machinery
 import sys
 import types
@@ -277,6 +276,7 @@ class MCPServerProxy:
     def _no_tool_message(self, attr):
         # Unlike the reference, a typo is not sent to the host as a raw tool name: say what exists instead.
         aliases = sorted(self._functions)
+        import difflib  # only for this message: not worth its import time in every sandbox
         close = difflib.get_close_matches(attr, aliases, n=1)
         hint = ' Did you mean %r?' % close[0] if close else ''
         shown = ', '.join(aliases[:8]) + (', ...' if len(aliases) > 8 else '')

@@ -161,6 +161,14 @@ export class SandboxContainer {
   }
 
 
+  /**
+   * Lets an idle sandbox go: its agent exits when stdin closes before any work came, and the runtime
+   * removes it (`--rm`) without a kill command of its own. Callers still kill it if it has not exited soon.
+   */
+  letGo(): void {
+    if (!this.proc.stdin.destroyed) this.proc.stdin.end();
+  }
+
   /** Kills the runtime client; the container itself must be killed by name (see ContainerRuntime). */
   detachClient(): void {
     this.proc.kill('SIGKILL');

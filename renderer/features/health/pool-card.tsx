@@ -24,6 +24,11 @@ export function PoolCard() {
         <dt>Warm pool</dt>
         <dd className="num">
           {pool.ready} ready, {pool.starting} starting, target {pool.size}
+          {pool.max !== undefined ? ` (grows ${pool.min ?? 0}–${pool.max} with load)` : ''}
+        </dd>
+        <dt>Refill</dt>
+        <dd className="num">
+          {pool.refillsPerMin ?? 0} made ready in the last minute{pool.waiting ? `, ${pool.waiting} runs waiting for one` : ''}
         </dd>
         {pool.lastError && (
           <>

@@ -5,7 +5,7 @@ import { Segmented } from '../../components/segmented.js';
 import { SliderField } from '../../components/slider-field.js';
 import { FIELD_PATHS, type FieldKey } from './limits-form.js';
 import type { LimitsForm } from './use-limits-form.js';
-import { concurrencyScale, cpusScale, egressBytesScale, egressConnectionsScale, memoryScale, outputCapScale, packageCacheScale, pidsScale, poolScale, queueScale, timeoutScale } from './scales.js';
+import { concurrencyScale, cpusScale, egressBytesScale, egressConnectionsScale, memoryScale, outputCapScale, packageCacheScale, pidsScale, poolMaxScale, poolScale, queueScale, timeoutScale } from './scales.js';
 
 const OUTPUT_MODES = [
   { value: 'compact', label: 'Compact' },
@@ -61,7 +61,8 @@ export function LimitsFields({ form, images }: { form: LimitsForm; images: strin
         <legend>Throughput</legend>
         <SliderField {...common('concurrency')} label="Runs at once" scale={concurrencyScale} hint="The rest wait in a first-in, first-out queue." />
         <SliderField {...common('queueLimit')} label="Queue limit" scale={queueScale} hint="Runs allowed to wait; one more is refused at once as busy." />
-        <SliderField {...common('poolSize')} label="Warm pool" scale={poolScale} hint="Containers booted ahead of need; 0 turns the pool off." />
+        <SliderField {...common('poolSize')} label="Warm pool" scale={poolScale} hint="Containers always booted ahead of need; 0 (with an empty maximum) turns the pool off." />
+        <SliderField {...common('poolMax')} label="Warm pool under load" scale={poolMaxScale} placeholder="auto" hint="The most the pool grows to while calls come at once; it shrinks back when quiet. Empty: 10, or none when the pool is 0." />
       </fieldset>
 
       <fieldset className="card group">

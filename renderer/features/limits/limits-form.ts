@@ -18,6 +18,8 @@ export interface LimitsDraft {
   concurrency: string;
   queueLimit: string;
   poolSize: string;
+  /** Empty = grow to the default (null). */
+  poolMax: string;
   image: string;
   outputMode: string;
   /** MB of installed package layers and wheels kept. */
@@ -43,6 +45,7 @@ export const FIELD_PATHS: Record<FieldKey, string> = {
   concurrency: 'concurrency',
   queueLimit: 'queueLimit',
   poolSize: 'poolSize',
+  poolMax: 'poolMax',
   image: 'image',
   outputMode: 'outputMode',
   packageCacheMB: 'packageCacheMB',
@@ -66,6 +69,7 @@ export function draftFromSettings(s: Settings): LimitsDraft {
     concurrency: String(s.concurrency),
     queueLimit: String(s.queueLimit),
     poolSize: String(s.poolSize),
+    poolMax: s.poolMax === null ? '' : String(s.poolMax),
     image: s.image,
     outputMode: s.outputMode,
     packageCacheMB: String(s.packageCacheMB),
@@ -98,6 +102,7 @@ export function settingsFromDraft(draft: LimitsDraft, base: Settings): unknown {
     concurrency: parseNumberText(draft.concurrency),
     queueLimit: parseNumberText(draft.queueLimit),
     poolSize: parseNumberText(draft.poolSize),
+    poolMax: draft.poolMax.trim() === '' ? null : parseNumberText(draft.poolMax),
     image: draft.image,
     outputMode: draft.outputMode,
     packageCacheMB: parseNumberText(draft.packageCacheMB),

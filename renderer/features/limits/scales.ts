@@ -74,6 +74,8 @@ export const concurrencyScale = linearScale(1, 16);
 export const queueScale = presetScale([0, 4, 8, 16, 32, 64, 128, 256, 512, 1024], String, plainNumber);
 export const poolScale = linearScale(0, 16);
 
+export const poolMaxScale = linearScale(0, 64);
+
 export const packageCacheScale = presetScale([256, 512, 1024, 2048, 4096, 8192, 16384, 32768], String, plainNumber);
 
 export const egressConnectionsScale = presetScale([8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10000], String, plainNumber);

@@ -21,7 +21,8 @@ import { SessionsCard } from './sessions-card.js';
 import './live.css';
 
 export function poolSummary(pool: PoolState): { text: string; tone: Tone } {
-  if (pool.size === 0) return { text: 'Pool off', tone: 'muted' };
+  if (pool.size === 0 && !pool.max) return { text: 'Pool off', tone: 'muted' };
+  if (pool.size === 0) return { text: `Pool idle · grows to ${pool.max}`, tone: 'muted' };
   if (pool.lastError) return { text: `Pool ${pool.ready}/${pool.size} · failing`, tone: 'fail' };
   if (pool.starting > 0 || pool.ready < pool.size) return { text: `Pool ${pool.ready}/${pool.size} · warming`, tone: 'warn' };
   return { text: `Pool ${pool.ready}/${pool.size} ready`, tone: 'ok' };

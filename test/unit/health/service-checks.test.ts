@@ -40,6 +40,12 @@ describe('service health rows', () => {
     expect(poolCheck({ size: 1, ready: 1, starting: 0, lastError: null, refilling: false }, { running: 0, queued: 0, paused: true }).status).toBe('warn');
   });
 
+  it('pool: a pool that follows the load shows its target, bounds, waiting calls and refill rate; size 0 with room to grow is not off', () => {
+    const grown = poolCheck({ size: 5, ready: 3, starting: 2, lastError: null, refilling: false, min: 2, max: 8, waiting: 1, refillsPerMin: 14 }, { running: 4, queued: 0, paused: false });
+    expect(grown.detail).toBe('Pool 3 of 5 containers ready, 2 starting; target 5 (grows 2–8 with load), 1 waiting for one, 14 made ready in the last minute. 4 running, 0 queued');
+    expect(poolCheck({ size: 0, ready: 0, starting: 0, lastError: null, refilling: false, min: 0, max: 4 }, { running: 0, queued: 0, paused: false }).detail).not.toMatch(/off/);
+  });
+
   it('servers: a summary by state and policy; crashed ones named with their error', () => {
     expect(serversCheck([]).status).toBe('ok');
     const fine = serversCheck([server('a', 'ready'), server('b', 'stopped', { policy: 'deny' })]);

@@ -1,6 +1,6 @@
 // Ready sandboxes for recent package layers, against a fake backend: each made sandbox mounts exactly the
 // layer its run asked for, a second run with the same layer finds one ready, only the last two layers keep
-// one, and a pool size of 0 (one-shot commands) keeps none.
+// one, and a pool size of 0 (one-shot commands) keeps none. Dropped sandboxes are let go (or killed).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ContainerSpec } from '../../../electron/sandbox/backend.js';
 import { LayerPools, MAX_LAYER_POOLS } from '../../../electron/sandbox/layer-pools.js';
@@ -16,7 +16,10 @@ function fakeBackend() {
     create: vi.fn(async (spec: ContainerSpec, options?: { warm?: boolean }) => {
       const name = `c${made.length}`;
       made.push({ name, layer: spec.packageLayer?.key, warm: options?.warm === true });
-      return { isAlive: true, exited: new Promise(() => {}), name, whenPreloaded: (f: () => void) => f() } as unknown as SandboxContainer;
+      let exit!: () => void;
+      const exited = new Promise<void>((r) => (exit = r));
+      // Let go, an idle sandbox ends by itself (the runtime removes it): the pool counts that as gone.
+      return { isAlive: true, exited, name, whenPreloaded: (f: () => void) => f(), letGo: () => (killed.push(name), exit()) } as unknown as SandboxContainer;
     }),
   };
   const kill = async (cs: SandboxContainer[]) => void killed.push(...cs.map((c) => c.name));

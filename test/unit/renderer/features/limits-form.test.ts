@@ -81,6 +81,15 @@ describe('limits form: patch of only what changed', () => {
     expect(buildPatch(base, next)).toEqual({ limits: { memory: '1g' }, poolSize: 3 });
   });
 
+  it('edits the pool\'s growth bound: empty is the default (null), below the pool size is refused on that field', () => {
+    expect(draftFromSettings(base).poolMax).toBe('');
+    expect(validateDraft(draft({ poolSize: '6', poolMax: '4' }), base).errors.poolMax).toBe('must be at least poolSize (6): the pool never keeps fewer than poolSize ready');
+    const next = validateDraft(draft({ poolMax: '12' }), base).settings!;
+    expect(buildPatch(base, next)).toEqual({ poolMax: 12 });
+    const back = validateDraft(draft({ poolMax: ' ' }), next).settings!;
+    expect(buildPatch(next, back)).toEqual({ poolMax: null });
+  });
+
   it('edits the package cache in MB with the schema\'s bounds', () => {
     expect(validateDraft(draft({ packageCacheMB: '10' }), base).errors.packageCacheMB).toBe('must be at least 64 MB');
     const next = validateDraft(draft({ packageCacheMB: '4096' }), base).settings!;
