@@ -2,7 +2,29 @@
 // execa runs the commands that end (timeouts, buffering, clean messages); it loads on first use, since
 // importing it costs about 0.1 s that a one-shot `sandbar run` would pay before its container starts.
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AttachedProcess, ProcessExit } from '../run/attached-process.js';
+
+let scratch: string | undefined;
+/**
+ * The directory runtime commands run in. Podman's conmon writes an empty `oom` file into its caller's
+ * working directory when a container is killed for memory (seen with conmon 2.1 on cgroup v1), so a
+ * runtime started from the user's project or the app's folder would litter it; this owner-only directory
+ * takes those files instead (falling back to the temp directory itself if it cannot be made).
+ */
+export function runtimeCwd(): string {
+  if (scratch) return scratch;
+  const dir = path.join(os.tmpdir(), `sandbar-runtime-${process.getuid?.() ?? 'user'}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    scratch = dir;
+  } catch {
+    scratch = os.tmpdir();
+  }
+  return scratch;
+}
 
 const loadExeca = () => import('execa').then((m) => m.execa);
 
@@ -22,6 +44,7 @@ export async function runCommand(
 ): Promise<CommandResult> {
   const execa = await loadExeca();
   const result = await execa(file, args, {
+    cwd: runtimeCwd(),
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
     input: options.input,
@@ -48,6 +71,7 @@ export async function runStreaming(
 ): Promise<CommandResult> {
   const execa = await loadExeca();
   const child = execa(file, args, {
+    cwd: runtimeCwd(),
     reject: false,
     timeout: options.timeoutMs ?? 60_000,
     windowsHide: true,
@@ -77,7 +101,7 @@ export async function runStreaming(
 /** Node's own spawn: a piped stream is all this needs, and the container is killed by name anyway. */
 export function spawnAttached(file: string, args: readonly string[]): AttachedProcess {
   // Never detached, never killed with us: a signal to Sandbar must not cascade into a half-dead client.
-  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(file, args, { cwd: runtimeCwd(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   const exited = new Promise<ProcessExit>((resolve) => {
     // A child that never started (ENOENT, EACCES) has no pid; one that ran ends with 'close' (stdio drained).
     child.once('error', (err) => {

@@ -1,6 +1,6 @@
 // Hostile code against real containers: each case asserts containment, then that the next run works.
 import { createServer, type Server } from 'node:net';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,11 +187,15 @@ except OSError as e:
   });
 
   it('ends a 2 GiB allocation with reason memory', async () => {
+    const before = Date.now() - 1000;
     const r = await run('b = bytearray(2 * 1024 ** 3)\nprint("allocated")');
     expect(r.exitReason).toBe('memory');
     expect(r.exitCode).toBe(137);
     expect(r.message).toBe('killed: memory limit 512m reached');
     expect(r.stdout).not.toContain('allocated');
+    // conmon drops an `oom` file in the runtime's working directory on a memory kill: never the user's.
+    const stray = path.join(process.cwd(), 'oom');
+    expect(existsSync(stray) && statSync(stray).mtimeMs >= before, 'an oom file was left in the working directory').toBe(false);
     await expectNextRunWorks();
   });
 
