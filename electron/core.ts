@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { BACKEND_SETTING_KEYS, BackendChooser, cliRuntimeChoice } from './backend-choice.js';
 import { collectAppHealth, packagesRow, type HealthSources } from './health/app-health.js';
+import type { EgressFacts } from './health/app-checks.js';
 import { EgressRuns } from './egress/egress-runs.js';
 import { HISTORY_FILE, HistoryStore } from './history/history-store.js';
 import { openWhileRunning } from './history/open-while-running.js';
@@ -53,6 +54,8 @@ export interface SandbarCore {
   readonly warnings: string[];
   /** The user's folders now: those every sandbox mounts, and those refused with their rules. */
   folders(): FolderPlan;
+  /** What Health's egress row reads: the rules, the secrets' names and hosts, and which secrets cannot be used now. */
+  egressFacts(): EgressFacts;
   runtime: ContainerRuntime;
   engine: Engine;
   health(options?: { probe?: boolean }): Promise<HealthReport>;
@@ -240,13 +243,15 @@ export function createCore(options: {
     if (touched(changed, 'historyMaxAgeDays', 'historyMaxMB')) history.setRetention(retentionOf(next));
   });
 
+  // What Health's egress row reads: the rules and secret names, and which secrets cannot be used now.
+  const egressFacts = (): EgressFacts => ({ ...settingsService.get(), secretProblems: egressRuns.secretProblems() });
   const healthSources: HealthSources = {
     backend: () => engine.backend,
     spec: () => engine.spec(),
     history: () => history.health(),
     settingsWarnings: () => settingsService.warnings,
     folders: () => fitFolders(engine.backend.features, judged),
-    egress: () => settingsService.get(),
+    egress: egressFacts,
     packages: async () => ({
       index: settingsService.get().packageIndex,
       usage: await packageManager.store.usage().catch(() => null),
@@ -284,6 +289,7 @@ export function createCore(options: {
       return settingsService.get();
     },
     settingsService,
+    egressFacts,
     get warnings() {
       return settingsService.warnings;
     },

@@ -128,7 +128,7 @@ export function createSandbarApp(options: SandbarAppOptions = {}): SandbarApp {
         poolCheck(engine.pool, { running: engine.running.length, queued: engine.queued.length, paused: core.engine.paused }),
         serversCheck(core.servers.status()),
         // Follows the settings at once: allowing a host weakens isolation, and Health says so then.
-        egressCheck(core.settingsService.get(), core.engine.backend.features),
+        egressCheck(core.egressFacts(), core.engine.backend.features),
       ];
     },
     quickState: () => core.engine.backend.quickHealth(core.settings.image),

@@ -54,6 +54,11 @@ export class EgressRuns {
     return this.#ca;
   }
 
+  /** A sentence for each secret that cannot be used now (variable unset, file unreadable, empty): for Health, never a value. */
+  secretProblems(): string[] {
+    return resolveSecrets(this.options.settings().secrets, { env: this.options.env, readFile: this.#readFile }).problems;
+  }
+
   /** Whether runs started now get a proxy (egress.allow is not empty). */
   get enabled(): boolean {
     return this.options.settings().egress.allow.length > 0;
@@ -78,7 +83,8 @@ export class EgressRuns {
         throw new Error(`egress is on, but egressCaFile ${s.egressCaFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
       }
     }
-    // Secrets that cannot be read (variable unset, file missing) are left out: their hosts get no header.
+    // Secrets that cannot be read (variable unset, file missing) are left out: their hosts get no header,
+    // and Health's egress row names each one (secretProblems).
     const { secrets } = resolveSecrets(s.secrets, { env: this.options.env, readFile: this.#readFile });
     const budget = new EgressBudget({ maxConnections: s.egressMaxConnections, maxBytes: s.egressMaxBytes }, onRecord);
     const proxy = new EgressProxy({

@@ -50,6 +50,8 @@ export function foldersCheck(plan: FolderPlan): HealthCheck | null {
 export interface EgressFacts {
   egress: { allow: readonly unknown[]; deny: readonly unknown[] };
   secrets: Readonly<Record<string, { hosts: readonly unknown[] }>>;
+  /** Secrets that cannot be used now, in words (egress-secrets.ts resolveSecrets), never with a value. */
+  secretProblems?: readonly string[];
 }
 
 /**
@@ -82,10 +84,15 @@ export function egressCheck(settings: EgressFacts, backend: { egress: boolean; l
     names.length === 0
       ? 'HTTPS is tunnelled, never decrypted.'
       : `HTTPS to the hosts of ${secrets} is decrypted on this computer with this instance's own CA (every sandbox trusts it) so the secret can be added; the secret's value never enters a sandbox.`;
+  const problems = settings.secretProblems ?? [];
+  const unusable = problems.length === 0 ? '' : ` Not added to any request: ${problems.join('; ')}.`;
   return {
     ...base,
     status: 'warn',
-    detail: `On, isolation weakened: sandboxes can reach the network through this computer for ${ruleWords}. Code can send data to those hosts. ${intercepted}`,
-    hint: 'Each connection is checked and recorded in its run. Remove every allow rule (Limits › Egress) to give sandboxes no network again.',
+    detail: `On, isolation weakened: sandboxes can reach the network through this computer for ${ruleWords}. Code can send data to those hosts. ${intercepted}${unusable}`,
+    hint:
+      problems.length === 0
+        ? 'Each connection is checked and recorded in its run. Remove every allow rule (Limits › Egress) to give sandboxes no network again.'
+        : 'Fix each secret named above in the settings file (its value, variable or file); until then its hosts get no header. Each connection is checked and recorded in its run.',
   };
 }

@@ -93,6 +93,28 @@ describe('one egress proxy per run', () => {
     egress.gateway.close();
   });
 
+  it('names each secret that cannot be used now (for Health), without any value', () => {
+    const runs = new EgressRuns({
+      home,
+      env: { SET_TOKEN: 'from-the-environment' },
+      settings: () =>
+        settings({
+          secrets: {
+            API_KEY: { value: 'the-real-value', hosts: ['api.example.com'], header: 'Authorization: Bearer {secret}' },
+            FROM_ENV: { env: 'SET_TOKEN', hosts: ['a.example.com'], header: 'Authorization: Bearer {secret}' },
+            UNSET: { env: 'NOT_THERE', hosts: ['b.example.com'], header: 'Authorization: Bearer {secret}' },
+            NO_FILE: { file: path.join(home, 'no-such-token'), hosts: ['c.example.com'], header: 'Authorization: Bearer {secret}' },
+          },
+        }),
+    });
+    const problems = runs.secretProblems();
+    expect(problems).toEqual([
+      "secret UNSET: the variable NOT_THERE is not set in Sandbar's environment",
+      expect.stringMatching(/^secret NO_FILE: cannot read .*no-such-token \(ENOENT\)$/),
+    ]);
+    expect(JSON.stringify(problems)).not.toMatch(/the-real-value|from-the-environment/);
+  });
+
   it('refuses in words when egressCaFile cannot be read', async () => {
     const runs = new EgressRuns({ home, env: {}, settings: () => settings({ egressCaFile: path.join(home, 'missing.pem') }) });
     await expect(runs.forRun(() => {})).rejects.toThrow(/egressCaFile .*missing\.pem cannot be read \(ENOENT\)/);

@@ -45,6 +45,15 @@ describe('app health checks', () => {
     expect(plain?.detail).toContain('1 allow rule. Code can send data to those hosts. HTTPS is tunnelled, never decrypted.');
   });
 
+  it('egress on with a secret that cannot be used: the row names it and how to fix it, never a value', () => {
+    const row = egressCheck(
+      { egress: { allow: ['api.example.test'], deny: [] }, secrets: { API: { hosts: ['api.example.test'] } }, secretProblems: ["secret API: the variable API_TOKEN is not set in Sandbar's environment"] },
+      { egress: true, label: 'Podman' },
+    );
+    expect(row.detail).toContain("Not added to any request: secret API: the variable API_TOKEN is not set in Sandbar's environment.");
+    expect(row.hint).toMatch(/^Fix each secret named above in the settings file/);
+  });
+
   it('egress rules on a backend that cannot carry them: saved, unused, and said so', () => {
     const unused = egressCheck({ egress: { allow: ['api.example.test'], deny: [] }, secrets: {} }, { egress: false, label: 'Kubernetes' });
     expect(unused).toMatchObject({ status: 'warn', detail: '1 allow rule saved, but Kubernetes cannot carry egress: sandboxes have no network.' });
