@@ -15,8 +15,7 @@ import { LayerPools } from './layer-pools.js';
 import { DEFAULT_PRELOAD, PreloadUsage } from './warm-imports.js';
 import { ImageAwareCreator } from './image-aware-creator.js';
 import type { Job } from './engine-job.js';
-import { admissionRefusal, busyMessage, enginePoolBounds, containerSpecOf, packageSpecOf, runEgressOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE } from './engine-config.js';
-import type { EngineConfig, EngineOptions, EngineSnapshot, ExecutionHandle, SessionBinding, SubmitOptions } from './engine-config.js';
+import { admissionRefusal, busyMessage, enginePoolBounds, containerSpecOf, packageSpecOf, runEgressOf, sessionLayerRefusal, summaryOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions } from './engine-config.js';
 
 export { busyMessage, containerSpecOf, PAUSED_MESSAGE, type EngineConfig, type EngineOptions, type EngineSnapshot, type ExecutionHandle, type SessionBinding, type SubmitOptions };
 
