@@ -15,13 +15,15 @@ export interface TestRuntime {
 const CONTAINER_SUITES = ['test/integration/sandbox/**/*.test.ts'];
 /** Checkpoints live in the sandbox (the agent forks), so whether they work depends on the runtime: each runs them. */
 const CHECKPOINTS = 'test/integration/mcp/session-checkpoints.test.ts';
+/** Egress rides the agent's channel, whose frames each runtime carries (and gVisor's netstack sees the listener): each runs it. */
+const EGRESS = 'test/integration/security/egress-runs.test.ts';
 
 export const TEST_RUNTIMES: Record<TestRuntime['id'], Omit<TestRuntime, 'id'>> = {
   podman: { env: { SANDBAR_RUNTIME: 'podman' }, include: CONTAINER_SUITES },
-  docker: { env: { SANDBAR_RUNTIME: 'docker' }, include: [...CONTAINER_SUITES, CHECKPOINTS] },
+  docker: { env: { SANDBAR_RUNTIME: 'docker' }, include: [...CONTAINER_SUITES, CHECKPOINTS, EGRESS] },
   runsc: {
     env: { SANDBAR_RUNTIME: 'podman', SANDBAR_OCI_RUNTIME: 'runsc' },
-    include: ['test/integration/sandbox/hostile-code.test.ts', 'test/integration/sandbox/runtime-matrix.test.ts', 'test/integration/sandbox/folders.test.ts', CHECKPOINTS],
+    include: ['test/integration/sandbox/hostile-code.test.ts', 'test/integration/sandbox/runtime-matrix.test.ts', 'test/integration/sandbox/folders.test.ts', CHECKPOINTS, EGRESS],
   },
 };
 
