@@ -2,7 +2,7 @@
 // leaf from the instance's CA (key file 0600) and adds the secret upstream, verifying the upstream against
 // the CAs it is given (egressCaFile); a host without a secret is tunnelled untouched; an upstream whose CA
 // is not trusted gets a 502, never the secret.
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { SecretsSchema } from '../../../shared/egress-settings.js';
 
 const SECRET = 'sk-intercepted-value';
 let instanceDir: string;
+let upstreamDir: string;
 let instanceCa: EgressCa;
 let upstreamCa: EgressCa;
 let upstream: https.Server;
@@ -29,7 +30,8 @@ beforeAll(async () => {
   instanceDir = mkdtempSync(path.join(tmpdir(), 'sandbar-egress-ca-'));
   instanceCa = await EgressCa.loadOrCreate(instanceDir);
   // The upstream's own CA, as a company or test CA would be (given to the proxy as egressCaFile).
-  upstreamCa = await EgressCa.loadOrCreate(mkdtempSync(path.join(tmpdir(), 'sandbar-upstream-ca-')));
+  upstreamDir = mkdtempSync(path.join(tmpdir(), 'sandbar-upstream-ca-'));
+  upstreamCa = await EgressCa.loadOrCreate(upstreamDir);
   upstream = https.createServer({ SNICallback: (name, cb) => void upstreamCa.contextFor(name).then((c) => cb(null, c), (e: Error) => cb(e)) }, (req, res) => {
     seen.push(req.headers.authorization);
     res.end(`secure hello ${req.url} host=${req.headers.host}`);
@@ -40,6 +42,7 @@ beforeAll(async () => {
 afterAll(() => {
   upstream.close();
   for (const s of servers) s.close();
+  for (const dir of [instanceDir, upstreamDir]) rmSync(dir, { recursive: true, force: true });
 });
 
 async function proxyWith(trusted: string[]) {
