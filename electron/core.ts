@@ -224,12 +224,17 @@ export function createCore(options: {
     maxCodeBytes: () => settingsService.get().maxCodeBytes,
   });
 
+  // What Health's egress row reads: the rules and secret names, and which secrets cannot be used now. The
+  // live row is recomputed on every run event, so it reads the secrets' sources only when they change or a
+  // full health check runs (a variable or file fixed outside Sandbar shows at the next check), never per run.
+  let secretProblems = egressRuns.secretProblems();
   const stopApplying = settingsService.subscribe(({ settings: next, changed }) => {
     if (touched(changed, 'runtime')) runtime.choose(cliRuntimeChoice(next));
     if (touched(changed, ...BACKEND_SETTING_KEYS)) engine.setBackend(chooser.backendFor(next));
     // New limits or image: the pool drains and refills with containers made to the new spec.
     const engineKeys = ['limits', 'image', 'poolSize', 'poolMax', 'concurrency', 'queueLimit', 'maxToolCallsInFlight', 'seccomp', 'ociRuntime', 'runtime', 'approvalTimeoutSec'];
     if (touched(changed, 'folders')) judged = judge.judgeAll(next.folders);
+    if (touched(changed, 'secrets')) secretProblems = egressRuns.secretProblems();
     // New folders drain the pool like new limits: every sandbox from now on has exactly the new list.
     if (touched(changed, ...engineKeys, 'imageCapBytes', 'artifactMaxFiles', 'artifactMaxBytes', 'preload', 'sessionMaxSec', 'folders', ...BACKEND_SETTING_KEYS)) {
       engine.updateConfig(engineConfigFor(next));
@@ -243,15 +248,17 @@ export function createCore(options: {
     if (touched(changed, 'historyMaxAgeDays', 'historyMaxMB')) history.setRetention(retentionOf(next));
   });
 
-  // What Health's egress row reads: the rules and secret names, and which secrets cannot be used now.
-  const egressFacts = (): EgressFacts => ({ ...settingsService.get(), secretProblems: egressRuns.secretProblems() });
+  const egressFacts = (): EgressFacts => ({ ...settingsService.get(), secretProblems });
   const healthSources: HealthSources = {
     backend: () => engine.backend,
     spec: () => engine.spec(),
     history: () => history.health(),
     settingsWarnings: () => settingsService.warnings,
     folders: () => fitFolders(engine.backend.features, judged),
-    egress: egressFacts,
+    egress: () => {
+      secretProblems = egressRuns.secretProblems();
+      return egressFacts();
+    },
     packages: async () => ({
       index: settingsService.get().packageIndex,
       usage: await packageManager.store.usage().catch(() => null),
